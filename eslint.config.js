@@ -1,0 +1,121 @@
+// Lint, including the import table of ARCHITECTURE.md (the layering rule):
+//   src-worker/   imports nothing of src-main or src-renderer; no electron/vue/babylon/sqlite;
+//                 Node I/O (fs, worker_threads, ...) only in src-worker/tasks/
+//   src-main/     may import src-worker; never src-renderer; `electron` only in src-main/electron/;
+//                 better-sqlite3 (SQL) only in src-main/store/; src-main/api/ is environment-neutral
+//   src-renderer/ may import src-main/api/ only (the contract and its wire codec); no Node modules
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import vue from 'eslint-plugin-vue';
+import globals from 'globals';
+
+const NODE_BUILTINS = [
+  'fs', 'fs/promises', 'path', 'os', 'child_process', 'worker_threads', 'net', 'http', 'https',
+  'crypto', 'stream', 'url', 'events', 'util', 'zlib', 'readline', 'module', 'process', 'buffer',
+];
+const nodeModules = (message) => [
+  { group: ['node:*'], message },
+  ...NODE_BUILTINS.map((name) => ({ group: [name], message })),
+];
+
+const layer = (patterns, paths = []) => ({
+  '@typescript-eslint/no-restricted-imports': ['error', { patterns, paths }],
+});
+
+export default tseslint.config(
+  { ignores: ['out/**', 'node_modules/**', 'dist/**', 'test-results/**', '.vitest-tmp/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...vue.configs['flat/recommended'],
+  {
+    files: ['**/*.vue'],
+    languageOptions: { parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'] } },
+  },
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      'vue/multi-word-component-names': 'off',
+      'vue/max-attributes-per-line': 'off',
+      'vue/singleline-html-element-content-newline': 'off',
+      'vue/html-self-closing': 'off',
+      'vue/attributes-order': 'off',
+      'vue/first-attribute-linebreak': 'off',
+      'vue/html-closing-bracket-newline': 'off',
+      'vue/html-indent': 'off',
+      'vue/multiline-html-element-content-newline': 'off',
+    },
+  },
+  // ---- the layering rule ----
+  {
+    files: ['src-worker/**/*.ts'],
+    ignores: ['src-worker/tasks/**'],
+    rules: layer(
+      [
+        { group: ['**/src-main/**', '**/src-renderer/**'], message: 'src-worker imports nothing of src-main or src-renderer (ARCHITECTURE.md).' },
+        { group: ['electron', 'vue', '@babylonjs/*', 'better-sqlite3', 'piscina', 'ws', 'pinia'], message: 'src-worker is pure compute: no app, UI or storage libraries.' },
+        ...nodeModules('Only src-worker/tasks/ (the worker entry points) may touch Node I/O.'),
+      ],
+    ),
+  },
+  {
+    files: ['src-worker/tasks/**/*.ts'],
+    rules: layer([
+      { group: ['**/src-main/**', '**/src-renderer/**'], message: 'src-worker imports nothing of src-main or src-renderer (ARCHITECTURE.md).' },
+      { group: ['electron', 'vue', '@babylonjs/*', 'better-sqlite3', 'ws', 'pinia'], message: 'worker tasks do compute and file reading, not UI or storage.' },
+    ]),
+  },
+  {
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/electron/**', 'src-main/store/**', 'src-main/api/**'],
+    rules: layer(
+      [
+        { group: ['**/src-renderer/**'], message: 'src-main never imports the renderer.' },
+        { group: ['vue', '@babylonjs/*', 'pinia'], message: 'src-main has no UI code.' },
+        { group: ['better-sqlite3'], message: 'SQL lives only in src-main/store/.' },
+      ],
+      [{ name: 'electron', message: 'Only src-main/electron/ may import electron (ARCHITECTURE.md).' }],
+    ),
+  },
+  {
+    files: ['src-main/store/**/*.ts'],
+    rules: layer(
+      [{ group: ['**/src-renderer/**', 'vue', '@babylonjs/*', 'pinia'], message: 'The store is Node-only data access.' }],
+      [{ name: 'electron', message: 'Only src-main/electron/ may import electron (ARCHITECTURE.md).' }],
+    ),
+  },
+  {
+    files: ['src-main/electron/**/*.ts'],
+    rules: layer([
+      { group: ['**/src-renderer/**', 'vue', '@babylonjs/*', 'pinia'], message: 'src-main never imports the renderer.' },
+      { group: ['better-sqlite3'], message: 'SQL lives only in src-main/store/.' },
+    ]),
+  },
+  {
+    files: ['src-main/api/**/*.ts'],
+    rules: layer(
+      [
+        { group: ['**/src-renderer/**', '**/src-worker/**', '../*'], message: 'src-main/api is the environment-neutral contract: it imports only zod and itself.' },
+        { group: ['vue', '@babylonjs/*', 'pinia', 'better-sqlite3', 'piscina', 'ws'], message: 'src-main/api is environment-neutral.' },
+        ...nodeModules('src-main/api runs in the browser too: no Node modules.'),
+      ],
+      [{ name: 'electron', message: 'src-main/api is environment-neutral.' }],
+    ),
+  },
+  {
+    files: ['src-renderer/**/*.ts', 'src-renderer/**/*.vue'],
+    rules: layer(
+      [
+        {
+          group: ['**/src-main/*', '!**/src-main/api', '**/src-main/*/**', '!**/src-main/api/**'],
+          message: 'The renderer may import only src-main/api/ (the contract), never other host code.',
+        },
+        { group: ['**/src-worker/**'], message: 'The renderer never imports worker compute; ask the host through the API.' },
+        { group: ['better-sqlite3', 'piscina', 'ws'], message: 'The renderer has no Node modules.' },
+        ...nodeModules('The renderer runs in a browser: no Node modules.'),
+      ],
+      [{ name: 'electron', message: 'The renderer reaches Electron only through the preload bridge (window.thicket).' }],
+    ),
+  },
+);

@@ -1,0 +1,104 @@
+/**
+ * The canonical in-memory form of a drive log: packets of rays, struct-of-arrays.
+ *
+ * A packet is what a lidar emits at one instant from one sensor pose; each ray has a
+ * direction in the sensor frame (x forward, y left, z up) and either a range (a hit)
+ * or NaN (a miss). Decoders of every format produce chunks of packets; the store keeps
+ * each chunk's arrays as BLOBs; simulation writes the same shape. Chunks are cut at packet
+ * boundaries so no packet spans two chunks.
+ */
+
+export const POSE_STRIDE = 7; // tx, ty, tz, qx, qy, qz, qw   (world <- sensor)
+export const RING_UNKNOWN = 0xffff;
+
+export interface PacketChunk {
+  /** Index of this chunk's first packet within the log. */
+  packetStart: number;
+  packetCount: number;
+  rayCount: number;
+  /** Seconds since the log's start, one per packet. */
+  packetTime: Float64Array<ArrayBuffer>;
+  /** Sensor pose per packet, POSE_STRIDE numbers each. */
+  packetPose: Float64Array<ArrayBuffer>;
+  /** packetCount + 1 offsets into this chunk's rays. */
+  rayStart: Uint32Array<ArrayBuffer>;
+  /** Unit direction per ray in the sensor frame, 3 each. */
+  rayDir: Float32Array<ArrayBuffer>;
+  /** Range in metres; NaN for a miss. */
+  rayRange: Float32Array<ArrayBuffer>;
+  rayIntensity: Float32Array<ArrayBuffer>;
+  /** Firing time of the ray relative to its packet's time, seconds. */
+  rayTime: Float32Array<ArrayBuffer>;
+  /** Laser (ring) index, RING_UNKNOWN where the format does not say. */
+  rayRing: Uint16Array<ArrayBuffer>;
+}
+
+/** Array-valued fields of a chunk, in a fixed order (used by the store and transfer lists). */
+export const CHUNK_ARRAY_FIELDS = [
+  'packetTime',
+  'packetPose',
+  'rayStart',
+  'rayDir',
+  'rayRange',
+  'rayIntensity',
+  'rayTime',
+  'rayRing',
+] as const;
+export type ChunkArrayField = (typeof CHUNK_ARRAY_FIELDS)[number];
+
+export const IDENTITY_POSE: readonly number[] = [0, 0, 0, 0, 0, 0, 1];
+
+/** The buffers of a chunk, for a transfer list. */
+export function chunkBuffers(c: PacketChunk): ArrayBuffer[] {
+  return CHUNK_ARRAY_FIELDS.map((f) => c[f].buffer);
+}
+
+/**
+ * One packet from an already-registered point list in the sensor frame (KITTI .bin, PCD):
+ * each point becomes a hit along its own direction. Points at the origin carry no direction
+ * and are dropped (counted by the caller through the returned rayCount).
+ */
+export function pointsToPacket(
+  xyz: Float32Array,
+  intensity: Float32Array | null,
+  opts: { packetStart?: number; time?: number; pose?: readonly number[]; ring?: Uint16Array | null } = {},
+): PacketChunk {
+  const n = xyz.length / 3;
+  let kept = 0;
+  for (let i = 0; i < n; i++) {
+    const x = xyz[3 * i]!, y = xyz[3 * i + 1]!, z = xyz[3 * i + 2]!;
+    if (Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z) && x * x + y * y + z * z > 0) kept++;
+  }
+  const rayDir = new Float32Array(3 * kept);
+  const rayRange = new Float32Array(kept);
+  const rayIntensity = new Float32Array(kept);
+  const rayRing = new Uint16Array(kept).fill(RING_UNKNOWN);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const x = xyz[3 * i]!, y = xyz[3 * i + 1]!, z = xyz[3 * i + 2]!;
+    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z))) continue;
+    const r = Math.sqrt(x * x + y * y + z * z);
+    if (!(r > 0)) continue;
+    rayDir[3 * k] = x / r;
+    rayDir[3 * k + 1] = y / r;
+    rayDir[3 * k + 2] = z / r;
+    rayRange[k] = r;
+    rayIntensity[k] = intensity ? intensity[i]! : 0;
+    if (opts.ring) rayRing[k] = opts.ring[i]!;
+    k++;
+  }
+  const pose = opts.pose ?? IDENTITY_POSE;
+  return {
+    packetStart: opts.packetStart ?? 0,
+    packetCount: 1,
+    rayCount: kept,
+    packetTime: new Float64Array([opts.time ?? 0]),
+    packetPose: new Float64Array(pose),
+    rayStart: new Uint32Array([0, kept]),
+    rayDir,
+    rayRange,
+    rayIntensity,
+    rayTime: new Float32Array(kept),
+    rayRing,
+  };
+}
