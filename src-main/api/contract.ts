@@ -78,10 +78,12 @@ export type ParsedRequest<M extends Method> = z.output<(typeof requestSchemas)[M
 export interface AppInfo {
   name: 'Thicket';
   version: string;
-  /** 'electron' or 'web' (browser mode against the headless host). */
-  shell: 'electron' | 'web';
+  /** 'electron', 'web' (browser mode against the headless host) or 'cli'. */
+  shell: 'electron' | 'web' | 'cli';
   schemaVersion: number;
   workers: number;
+  /** Where new projects go by default (the user's documents folder or THICKET_HOME). */
+  defaultProjectDir: string;
 }
 
 export type EntityName =

@@ -1,0 +1,221 @@
+/**
+ * The job runner: every long computation is a persisted job run by a task on the piscina pool.
+ *
+ * Life of a job: `queued` (row written) → `running` (the worker's first message) → `done` |
+ * `failed` (error message kept) | `cancelled`; a host that dies leaves `running` rows, which the
+ * store turns into `interrupted` when the project is next opened. Progress (fraction + message)
+ * is persisted and broadcast, throttled. Cancellation sets a shared flag the task's loops poll;
+ * if the task does not stop within `cancelGraceMs`, its worker is aborted.
+ */
+import { MessageChannel } from 'node:worker_threads';
+import type { Piscina } from 'piscina';
+import type { JobInfo, JobState } from '../api/contract';
+import type { TaskName } from '../../src-worker/tasks/registry';
+import { CANCELLED_MESSAGE, type TaskMessage } from '../../src-worker/tasks/protocol';
+
+/** The persistence the runner needs (the store's jobs repository). */
+export interface JobRecords {
+  create(kind: string, params: Record<string, unknown>): JobInfo;
+  update(
+    id: number,
+    patch: Partial<Pick<JobInfo, 'state' | 'progress' | 'message' | 'error' | 'result' | 'startedAt' | 'finishedAt'>>,
+  ): JobInfo;
+  get(id: number): JobInfo | null;
+}
+
+export interface JobSpec {
+  kind: string;
+  /** Persisted with the job: small and JSON-safe (never bulk arrays). */
+  params: Record<string, unknown>;
+  task: TaskName;
+  input: unknown;
+  /** Buffers inside `input` to transfer rather than copy. */
+  transfer?: ArrayBuffer[];
+  /** Main-thread handler for each streamed message (e.g. write a chunk). Synchronous so writes stay ordered. */
+  onMessage?: (message: TaskMessage, job: JobInfo) => void;
+  /** Turns the task's return value into the persisted result (may finalise store rows). */
+  onSuccess?: (output: unknown, job: JobInfo) => Record<string, unknown>;
+  /** Cleanup after failure or cancellation, e.g. discard a half-imported log. */
+  onAbort?: (job: JobInfo) => void;
+}
+
+export interface RunningJob {
+  job: JobInfo;
+  /** Settles with the final job row; never rejects. */
+  done: Promise<JobInfo>;
+}
+
+interface Live {
+  cancelFlag: Int32Array;
+  abort: AbortController;
+  cancelRequested: boolean;
+  graceTimer?: NodeJS.Timeout;
+}
+
+const TERMINAL: ReadonlySet<JobState> = new Set(['done', 'failed', 'cancelled', 'interrupted']);
+export const isTerminal = (s: JobState): boolean => TERMINAL.has(s);
+
+export class JobRunner {
+  private readonly live = new Map<number, Live>();
+  private readonly settling = new Map<number, Promise<JobInfo>>();
+
+  constructor(
+    private readonly pool: Piscina,
+    private readonly records: JobRecords,
+    private readonly emit: (job: JobInfo) => void,
+    private readonly opts: { progressIntervalMs?: number; cancelGraceMs?: number } = {},
+  ) {}
+
+  submit(spec: JobSpec): RunningJob {
+    const job = this.records.create(spec.kind, spec.params);
+    this.emit(job);
+    const live: Live = {
+      cancelFlag: new Int32Array(new SharedArrayBuffer(4)),
+      abort: new AbortController(),
+      cancelRequested: false,
+    };
+    this.live.set(job.id, live);
+    const done = this.execute(job, spec, live).finally(() => {
+      clearTimeout(live.graceTimer);
+      this.live.delete(job.id);
+      this.settling.delete(job.id);
+    });
+    this.settling.set(job.id, done);
+    return { job, done };
+  }
+
+  /** Request cancellation; the job row reaches `cancelled` when the task has stopped. */
+  cancel(id: number): JobInfo | null {
+    const live = this.live.get(id);
+    const job = this.records.get(id);
+    if (!live || !job) return job;
+    if (!live.cancelRequested) {
+      live.cancelRequested = true;
+      Atomics.store(live.cancelFlag, 0, 1);
+      const updated = this.records.update(id, { message: 'cancelling…' });
+      this.emit(updated);
+      if (job.state === 'queued') live.abort.abort();
+      else live.graceTimer = setTimeout(() => live.abort.abort(), this.opts.cancelGraceMs ?? 5_000);
+      return updated;
+    }
+    return job;
+  }
+
+  /** Cancel everything and wait until every job has settled (closing a project, quitting). */
+  async cancelAll(): Promise<void> {
+    for (const id of [...this.live.keys()]) this.cancel(id);
+    await Promise.all([...this.settling.values()]);
+  }
+
+  /** The final row of a job: waits if it is still live. */
+  async settled(id: number): Promise<JobInfo> {
+    const pending = this.settling.get(id);
+    if (pending) return pending;
+    const job = this.records.get(id);
+    if (!job) throw new Error(`no job ${id}`);
+    return job;
+  }
+
+  get activeCount(): number {
+    return this.live.size;
+  }
+
+  /**
+   * Run a task without a persisted job (interactive requests such as a display cloud):
+   * returns the task's output and the named outputs it streamed.
+   */
+  async runTransient(task: TaskName, input: unknown, transfer: ArrayBuffer[] = []): Promise<{ result: unknown; outputs: Map<string, unknown> }> {
+    const outputs = new Map<string, unknown>();
+    const { port1, port2 } = new MessageChannel();
+    const ended = new Promise<void>((resolve) => {
+      port1.on('message', (m: TaskMessage) => {
+        if (m.type === 'output') outputs.set(m.name, m.value);
+        else if (m.type === 'end') resolve();
+      });
+    });
+    const cancel = new Int32Array(new SharedArrayBuffer(4));
+    try {
+      const result = await this.pool.run({ task, input, port: port2, cancel }, { transferList: [port2, ...transfer] as never });
+      await ended;
+      return { result, outputs };
+    } finally {
+      port1.close();
+    }
+  }
+
+  private async execute(job: JobInfo, spec: JobSpec, live: Live): Promise<JobInfo> {
+    const { port1, port2 } = new MessageChannel();
+    let current = job;
+    let handlerError: Error | null = null;
+    let closed = false;
+    let lastPersist = 0;
+    const interval = this.opts.progressIntervalMs ?? 100;
+
+    const persist = (patch: Parameters<JobRecords['update']>[1]) => {
+      current = this.records.update(job.id, patch);
+      this.emit(current);
+    };
+
+    let resolveEnded!: () => void;
+    const ended = new Promise<void>((r) => (resolveEnded = r));
+    port1.on('message', (m: TaskMessage) => {
+      if (m.type === 'end') return resolveEnded();
+      if (current.state === 'queued') persist({ state: 'running', startedAt: new Date().toISOString() });
+      if (m.type === 'progress') {
+        const now = Date.now();
+        if (now - lastPersist >= interval || m.fraction >= 1) {
+          lastPersist = now;
+          if (!live.cancelRequested) persist({ progress: m.fraction, message: m.message });
+        }
+        return;
+      }
+      if (closed || handlerError || !spec.onMessage) return;
+      try {
+        spec.onMessage(m, current);
+      } catch (e) {
+        // A failed write (disk full, constraint) must stop the task and fail the job.
+        handlerError = e as Error;
+        Atomics.store(live.cancelFlag, 0, 1);
+      }
+    });
+
+    try {
+      const output = await this.pool.run(
+        { task: spec.task, input: spec.input, port: port2, cancel: live.cancelFlag },
+        { transferList: [port2, ...(spec.transfer ?? [])] as never, signal: live.abort.signal },
+      );
+      await ended;
+      if (handlerError) throw handlerError;
+      if (live.cancelRequested) throw new Error(CANCELLED_MESSAGE);
+      const result = spec.onSuccess ? spec.onSuccess(output, current) : ((output ?? {}) as Record<string, unknown>);
+      persist({ state: 'done', progress: 1, message: 'done', result, finishedAt: new Date().toISOString() });
+    } catch (e) {
+      // A task that threw still posts 'end' (unless its worker was terminated): wait for it so no
+      // streamed chunk lands after the cleanup below.
+      await Promise.race([ended, new Promise((r) => setTimeout(r, 2_000))]);
+      closed = true;
+      const err = handlerError ?? (e as Error);
+      const cancelled = live.cancelRequested && !handlerError;
+      try {
+        spec.onAbort?.(current);
+      } catch (cleanupError) {
+        // Keep the original error: it is what the user needs to see; the cleanup failure is appended.
+        err.message += ` (and cleaning up failed: ${(cleanupError as Error).message})`;
+      }
+      persist({
+        state: cancelled ? 'cancelled' : 'failed',
+        message: cancelled ? 'cancelled' : 'failed',
+        error: cancelled ? null : errorMessage(err),
+        finishedAt: new Date().toISOString(),
+      });
+    } finally {
+      port1.close();
+    }
+    return current;
+  }
+}
+
+function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message || e.name;
+  return String(e);
+}

@@ -1,0 +1,130 @@
+/**
+ * The host's services: one object behind every binding (Electron IPC, WebSocket, CLI).
+ * `dispatch` validates a request against the contract's schema before anything runs, so a
+ * request that fails validation gets a clear error and changes nothing.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { Piscina } from 'piscina';
+import {
+  ApiError,
+  isMethod,
+  requestSchemas,
+  type ApiEvent,
+  type AppInfo,
+  type JobInfo,
+  type Method,
+  type ParsedRequest,
+  type Response,
+} from '../api/contract';
+import { createPool, defaultWorkerCount } from '../jobs/pool';
+import { SCHEMA_VERSION } from '../store';
+import { EventBus } from './event-bus';
+import { RecentProjects } from './recent-projects';
+import { ProjectSession } from './project-session';
+import type { ApiHost } from './api-host';
+import { projectHandlers } from './handlers/project-handlers';
+import { logHandlers } from './handlers/log-handlers';
+import { jobHandlers } from './handlers/job-handlers';
+import { formatZodError } from './validation';
+import { version } from './version';
+
+export interface AppServicesOptions {
+  shell: AppInfo['shell'];
+  /** Thicket's own folder (recent projects); THICKET_HOME or ~/.thicket by default. */
+  homeDir?: string;
+  workers?: number;
+}
+
+export type Handlers = { [M in Method]: (req: ParsedRequest<M>) => Promise<Response<M>> | Response<M> };
+
+/** What the handler modules share: kept as an interface so each module stays small. */
+export interface ServiceContext {
+  readonly events: EventBus;
+  readonly recent: RecentProjects;
+  readonly pool: Piscina;
+  readonly options: Required<AppServicesOptions> & { defaultProjectDir: string };
+  session: ProjectSession | null;
+  /** The open project, or an ApiError('no_project'). */
+  requireSession(): ProjectSession;
+}
+
+export class AppServices implements ApiHost, ServiceContext {
+  readonly events = new EventBus();
+  readonly recent: RecentProjects;
+  readonly pool: Piscina;
+  readonly options: Required<AppServicesOptions> & { defaultProjectDir: string };
+  session: ProjectSession | null = null;
+  private readonly handlers: Handlers;
+
+  constructor(opts: AppServicesOptions) {
+    const envHome = process.env.THICKET_HOME;
+    const homeDir = opts.homeDir ?? envHome ?? join(homedir(), '.thicket');
+    mkdirSync(homeDir, { recursive: true });
+    const defaultProjectDir = opts.homeDir || envHome ? join(homeDir, 'projects') : join(homedir(), 'Thicket');
+    this.options = { shell: opts.shell, homeDir, workers: opts.workers ?? defaultWorkerCount(), defaultProjectDir };
+    this.recent = new RecentProjects(homeDir);
+    this.pool = createPool(this.options.workers);
+    this.handlers = {
+      'app.info': () => this.appInfo(),
+      ...projectHandlers(this),
+      ...logHandlers(this),
+      ...jobHandlers(this),
+    };
+  }
+
+  requireSession(): ProjectSession {
+    if (!this.session) throw new ApiError('no_project', 'no project is open: create or open one first');
+    return this.session;
+  }
+
+  appInfo(): AppInfo {
+    return {
+      name: 'Thicket',
+      version,
+      shell: this.options.shell,
+      schemaVersion: SCHEMA_VERSION,
+      workers: this.options.workers,
+      defaultProjectDir: this.options.defaultProjectDir,
+    };
+  }
+
+  async dispatch(method: string, params: unknown): Promise<unknown> {
+    if (!isMethod(method)) throw new ApiError('unknown_method', `unknown method "${String(method)}"`);
+    const parsed = requestSchemas[method].safeParse(params ?? {});
+    if (!parsed.success) throw new ApiError('invalid_request', `${method}: ${formatZodError(parsed.error)}`);
+    const handler = this.handlers[method] as (req: unknown) => unknown;
+    try {
+      return await handler(parsed.data);
+    } catch (e) {
+      if (e instanceof ApiError) throw e;
+      throw new ApiError('internal', e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  /** Typed convenience for in-process callers (CLI, tests). */
+  call<M extends Method>(method: M, request: ParsedRequest<M> | Record<string, unknown>): Promise<Response<M>> {
+    return this.dispatch(method, request) as Promise<Response<M>>;
+  }
+
+  onEvent(handler: (event: ApiEvent) => void): () => void {
+    return this.events.on(handler);
+  }
+
+  /** Resolves when the job reaches a final state (CLI commands wait on their job). */
+  whenJobSettled(id: number): Promise<JobInfo> {
+    const session = this.requireSession();
+    return session.runner.settled(id);
+  }
+
+  async close(): Promise<void> {
+    await this.session?.close();
+    this.session = null;
+    await this.pool.destroy();
+  }
+}
+
+export async function createAppServices(opts: AppServicesOptions): Promise<AppServices> {
+  return new AppServices(opts);
+}

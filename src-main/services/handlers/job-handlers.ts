@@ -1,0 +1,20 @@
+import { ApiError } from '../../api/contract';
+import type { Handlers, ServiceContext } from '../app-services';
+
+type JobMethods = 'jobs.list' | 'jobs.get' | 'jobs.cancel';
+
+export function jobHandlers(ctx: ServiceContext): Pick<Handlers, JobMethods> {
+  const get = (id: number) => {
+    const job = ctx.requireSession().store.jobs.get(id);
+    if (!job) throw new ApiError('not_found', `no job ${id} in this project`);
+    return job;
+  };
+  return {
+    'jobs.list': ({ limit }) => ctx.requireSession().store.jobs.list(limit),
+    'jobs.get': ({ id }) => get(id),
+    'jobs.cancel': ({ id }) => {
+      const job = get(id);
+      return ctx.requireSession().runner.cancel(id) ?? job;
+    },
+  };
+}

@@ -1,0 +1,13 @@
+/** Every task the worker can run, by name. Add a task here and a kind in src-main/jobs. */
+import { importCloud } from './import-cloud';
+import { displayCloudTask } from './display-cloud';
+import { spin, sumArray } from './diagnostics';
+
+export const TASKS = {
+  'import-cloud': importCloud,
+  'display-cloud': displayCloudTask,
+  spin,
+  'sum-array': sumArray,
+} as const;
+
+export type TaskName = keyof typeof TASKS;
