@@ -15,9 +15,11 @@ export interface WorkerLocation {
 export function locateWorker(): WorkerLocation {
   const override = process.env.THICKET_WORKER_ENTRY;
   if (override) return { filename: override, execArgv: override.endsWith('.ts') ? ['--import', 'tsx'] : [] };
-  const bundled = fileURLToPath(new URL('./worker.js', import.meta.url));
-  if (existsSync(bundled)) return { filename: bundled, execArgv: [] };
+  // This module may be bundled into out/main/ or into a shared chunk under out/main/chunks/.
+  const bundled = ['./worker.js', '../worker.js'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
+  const found = bundled.find((p) => existsSync(p));
+  if (found) return { filename: found, execArgv: [] };
   const source = fileURLToPath(new URL('../../src-worker/tasks/entry.ts', import.meta.url));
   if (existsSync(source)) return { filename: source, execArgv: ['--import', 'tsx'] };
-  throw new Error(`Thicket's worker entry is missing: looked for ${bundled} and ${source}. Run \`npm run build\`.`);
+  throw new Error(`Thicket's worker entry is missing: looked for ${bundled.join(', ')} and ${source}. Run \`npm run build\`.`);
 }

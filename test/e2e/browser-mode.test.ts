@@ -1,0 +1,130 @@
+/**
+ * The vertical slice, as a person does it, in Chromium against browser mode: open the app,
+ * create a project, import the KITTI scan, watch the job's progress bar reach done, open the
+ * log and check the viewport renders points (the screenshot is not blank).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { HAS_CHROMIUM, launchChromium } from '../helpers/browser';
+import { startWebHostProcess } from '../helpers/web-host-process';
+import { tempDir, syntheticKitti } from '../helpers/temp';
+import { HAS_SHARED_DATA, REPO_ROOT, dataFile } from '../helpers/shared-data';
+
+const BUILT = existsSync(join(REPO_ROOT, 'out/main/web.js')) && existsSync(join(REPO_ROOT, 'out/renderer/index.html'));
+if (!BUILT) console.warn('[thicket tests] out/ is not built (npm test builds it): the browser test is skipped');
+const SHOTS = join(REPO_ROOT, 'test-results');
+
+describe.skipIf(!HAS_CHROMIUM || !BUILT)('browser mode, end to end', () => {
+  const tmp = tempDir('thicket-e2e-');
+  let host: Awaited<ReturnType<typeof startWebHostProcess>>;
+  let context: BrowserContext;
+  let page: Page;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    host = await startWebHostProcess(join(tmp.dir, 'home'));
+    context = await launchChromium(join(tmp.dir, 'profile'));
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    mkdirSync(SHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await host?.stop();
+    tmp.cleanup();
+  });
+
+  it('creates a project, imports the KITTI scan with a live progress bar, and shows it in the viewport', async () => {
+    await page.goto(host.url);
+    await page.getByTestId('nav-projects').click();
+    const projectPath = join(tmp.dir, 'e2e.thicket');
+    await page.getByTestId('new-project-path').fill(projectPath);
+    await page.getByTestId('create-project').click();
+    await expect.poll(() => page.getByTestId('project-name').textContent(), { timeout: 15_000 }).toContain('e2e');
+    expect(existsSync(projectPath)).toBe(true);
+
+    await page.getByTestId('nav-logs').click();
+    let scan = dataFile('overlapnet_kitti/000000.bin');
+    if (!HAS_SHARED_DATA) {
+      scan = join(tmp.dir, '000000.bin');
+      writeFileSync(scan, syntheticKitti(124_668));
+    }
+    // Record every progress value the bar shows while the job runs.
+    await page.evaluate(() => {
+      const seen: number[] = [];
+      (window as unknown as { __progressSeen: number[] }).__progressSeen = seen;
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('[data-testid="job-progress"]')) {
+          const v = Number(el.getAttribute('data-progress'));
+          if (seen.at(-1) !== v) seen.push(v);
+        }
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+    await page.getByTestId('import-file-input').setInputFiles(scan);
+
+    const job = page.getByTestId('job-row').first();
+    await expect.poll(() => job.getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
+    expect(await job.getAttribute('data-kind')).toBe('import');
+    expect(Number(await job.getByTestId('job-progress').getAttribute('data-progress'))).toBe(1);
+    const seen = await page.evaluate(() => (window as unknown as { __progressSeen: number[] }).__progressSeen);
+    expect(seen.at(-1)).toBe(1);
+
+    const row = page.getByTestId('log-row').first();
+    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain('124');
+    await row.click();
+    await page.getByTestId('log-view').waitFor({ timeout: 15_000 });
+    const canvas = page.getByTestId('viewport-canvas');
+    await canvas.waitFor();
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __thicketViewport?: { ready: boolean; pointCount: number } }).__thicketViewport), { timeout: 60_000 })
+      .toMatchObject({ ready: true, pointCount: 124_668 });
+    await page.waitForTimeout(500); // a few frames
+
+    await page.screenshot({ path: join(SHOTS, 'e2e-log-view.png') });
+    await canvas.screenshot({ path: join(SHOTS, 'e2e-viewport.png') });
+    // Not blank: count canvas pixels that differ from the background (the corner pixel).
+    const stats = await page.evaluate(() => {
+      const src = document.querySelector('[data-testid="viewport-canvas"]') as HTMLCanvasElement;
+      const c = document.createElement('canvas');
+      c.width = src.width;
+      c.height = src.height;
+      const g = c.getContext('2d')!;
+      g.drawImage(src, 0, 0);
+      const { data } = g.getImageData(0, 0, c.width, c.height);
+      const bg = [data[0], data[1], data[2]];
+      let differing = 0;
+      const colours = new Set<number>();
+      for (let i = 0; i < data.length; i += 4) {
+        if (Math.abs(data[i]! - bg[0]!) + Math.abs(data[i + 1]! - bg[1]!) + Math.abs(data[i + 2]! - bg[2]!) > 30) differing++;
+        colours.add((data[i]! >> 4) * 256 + (data[i + 1]! >> 4) * 16 + (data[i + 2]! >> 4));
+      }
+      return { differing, total: data.length / 4, colours: colours.size };
+    });
+    expect(stats.differing / stats.total).toBeGreaterThan(0.005); // points drawn
+    expect(stats.colours).toBeGreaterThan(8); // coloured by height: many hues, not one flat colour
+    expect(consoleErrors.filter((e) => !/favicon/i.test(e))).toEqual([]);
+  });
+
+  it('shows a clear error for a bad project path and a malformed file, and leaves no log behind', async () => {
+    await page.getByTestId('nav-projects').click();
+    await page.getByTestId('new-project-path').fill(join(tmp.dir, 'notes.txt'));
+    await page.getByTestId('create-project').click();
+    await expect.poll(() => page.getByTestId('error-alert').first().textContent(), { timeout: 10_000 }).toContain('.thicket');
+
+    await page.getByTestId('nav-logs').click();
+    const before = await page.getByTestId('log-row').count();
+    const bad = join(tmp.dir, 'cut.bin');
+    writeFileSync(bad, syntheticKitti(1000).subarray(0, 16_000 - 5));
+    await page.getByTestId('import-file-input').setInputFiles(bad);
+    const failed = page.locator('[data-testid="job-row"][data-state="failed"]');
+    await failed.first().waitFor({ timeout: 30_000 });
+    expect(await failed.first().textContent()).toContain('cut.bin');
+    expect(await page.getByTestId('log-row').count()).toBe(before);
+  });
+});

@@ -1,0 +1,79 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { DecodeError } from '../../../src-worker/formats/decode-error';
+import type { DecodedCloud } from '../../../src-worker/formats/decoded-cloud';
+
+/** The shared real-data folder: ../shared/data beside the repository root. */
+export const DATA_DIR = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)), '../shared/data');
+export const HAVE_DATA = existsSync(DATA_DIR);
+if (!HAVE_DATA) console.warn(`real-data format tests skipped: ${DATA_DIR} not found (clone shared/ beside the repo)`);
+
+/** Runs fn and returns the DecodeError it throws; fails when it returns or throws anything else. */
+export function decodeErrorOf(fn: () => unknown): DecodeError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof DecodeError) return e;
+    throw new Error(`expected a DecodeError, got ${String(e)}`, { cause: e });
+  }
+  throw new Error('expected a DecodeError, but decoding succeeded');
+}
+
+/** The invariants every returned cloud must hold, whatever the input. */
+export function expectConsistent(c: DecodedCloud): void {
+  expect(Number.isInteger(c.count) && c.count >= 0).toBe(true);
+  expect(c.xyz).toBeInstanceOf(Float32Array);
+  expect(c.xyz.length).toBe(3 * c.count);
+  expect(c.intensity.length).toBe(c.count);
+  if (c.ring) expect(c.ring.length).toBe(c.count);
+  if (c.time) expect(c.time.length).toBe(c.count);
+  if (c.viewpoint) expect(c.viewpoint.length).toBe(7);
+  expect(Number.isFinite(c.timeBase)).toBe(true);
+  let bad = 0;
+  for (let i = 0; i < c.xyz.length; i += 3) {
+    if (!(Number.isFinite(c.xyz[i]!) && Number.isFinite(c.xyz[i + 1]!) && Number.isFinite(c.xyz[i + 2]!))) bad++;
+  }
+  expect(c.dropped).toBe(bad);
+}
+
+/** Elevation range in degrees over finite points farther than minRange from the origin. */
+export function elevationRange(xyz: Float32Array, minRange = 1): { min: number; max: number } {
+  let min = Infinity, max = -Infinity;
+  for (let i = 0; i < xyz.length; i += 3) {
+    const x = xyz[i]!, y = xyz[i + 1]!, z = xyz[i + 2]!;
+    const h = Math.hypot(x, y);
+    if (!(Math.hypot(h, z) > minRange)) continue;
+    const e = (Math.atan2(z, h) * 180) / Math.PI;
+    if (e < min) min = e;
+    if (e > max) max = e;
+  }
+  return { min, max };
+}
+
+/** A small deterministic cloud with every optional channel, NaNs included. */
+export function sampleCloud(n = 50, seed = 1): DecodedCloud {
+  let s = seed;
+  const r = (): number => { s = (Math.imul(s, 1103515245) + 12345) >>> 0; return s / 2 ** 32; };
+  const xyz = new Float32Array(3 * n), intensity = new Float32Array(n);
+  const ring = new Uint16Array(n), time = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    xyz[3 * i] = (r() - 0.5) * 200; xyz[3 * i + 1] = (r() - 0.5) * 1e-3; xyz[3 * i + 2] = (r() - 0.5) * 3e5;
+    intensity[i] = Math.floor(r() * 256) / 3;
+    ring[i] = i % 32;
+    time[i] = i * 1e-4 + r() * 1e-6;
+  }
+  time[0] = 0;
+  xyz[3 * 3] = NaN; // non-finite points survive every format and count as dropped
+  xyz[3 * 7 + 2] = Infinity;
+  return { count: n, xyz, intensity, ring, time, timeBase: 0, viewpoint: [1, 2, 3, 0, 0, Math.SQRT1_2, Math.SQRT1_2], dropped: 2 };
+}
+
+/** Number of positions where two arrays differ (Object.is: NaN equals NaN, -0 differs from 0); fast on big arrays. */
+export function mismatches(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) return Math.max(a.length, b.length);
+  let bad = 0;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) bad++;
+  return bad;
+}
