@@ -11,12 +11,14 @@ import { createAppServices, type AppServices } from '../services/app-services';
 import { version } from '../services/version';
 import { projectCommand } from './commands/project';
 import { importCommand } from './commands/import';
+import { benchCommand } from './commands/bench';
 
 type Command = (services: AppServices, args: CommonArgs, progress: ProgressReporter) => Promise<CommandOutput>;
 
 const COMMANDS: Record<string, Command> = {
   project: projectCommand,
   import: importCommand,
+  bench: benchCommand,
 };
 
 export async function runCli(argv: string[]): Promise<number> {

@@ -4,6 +4,7 @@ Usage:
   thicket project create --project FILE [--json]
   thicket project info   --project FILE [--json]
   thicket import FILE    --project FILE [--format kitti-bin|pcd] [--name NAME] [--json]
+  thicket bench         [--workers N] [--json]
   thicket --version
   thicket --help
 

@@ -19,7 +19,7 @@ export async function readFileWithProgress(
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : String((e as Error).message);
-    throw new Error(`${path}: cannot read: ${why}`);
+    throw new Error(`${path}: cannot read: ${why}`, { cause: e });
   }
   try {
     const size = (await fh.stat()).size;

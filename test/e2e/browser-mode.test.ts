@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The vertical slice, as a person does it, in Chromium against browser mode: open the app,
  * create a project, import the KITTI scan, watch the job's progress bar reach done, open the

@@ -14,7 +14,7 @@ export interface CliResult {
 /** Run `thicket ARGS` with the test's Node (22) and parse stdout as JSON when it is one object. */
 export function runCli(args: string[], env: Record<string, string> = {}): CliResult {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
-  let json: unknown = null;
+  let json: unknown;
   try {
     json = JSON.parse(r.stdout);
   } catch {

@@ -1,0 +1,145 @@
+/**
+ * Persistent job records: what the job runner reports (state, progress, errors, results)
+ * outlives the process, so a crash leaves a visible 'interrupted' job instead of a job
+ * that claims to run forever.
+ */
+import type Database from 'better-sqlite3';
+import { ApiError, JOB_STATES, type JobInfo, type JobState } from '../api/contract';
+
+export interface JobPatch {
+  state?: JobState;
+  /** Fraction done, clamped to [0, 1]. */
+  progress?: number;
+  message?: string;
+  error?: string | null;
+  result?: Record<string, unknown> | null;
+  startedAt?: string | null;
+  finishedAt?: string | null;
+}
+
+interface JobRow {
+  id: number;
+  kind: string;
+  state: JobState;
+  progress: number;
+  message: string;
+  error: string | null;
+  params: string;
+  result: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/** Patch keys and their columns: the only names that reach the UPDATE's SQL text. */
+const PATCH_COLUMNS: Record<keyof JobPatch, string> = {
+  state: 'state',
+  progress: 'progress',
+  message: 'message',
+  error: 'error',
+  result: 'result',
+  startedAt: 'started_at',
+  finishedAt: 'finished_at',
+};
+
+export const INTERRUPTED_MESSAGE = 'interrupted: Thicket stopped before this job finished';
+
+function toInfo(r: JobRow): JobInfo {
+  return {
+    id: r.id,
+    kind: r.kind,
+    state: r.state,
+    progress: r.progress,
+    message: r.message,
+    error: r.error,
+    params: JSON.parse(r.params) as Record<string, unknown>,
+    result: r.result === null ? null : (JSON.parse(r.result) as Record<string, unknown>),
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+  };
+}
+
+function columnValue(key: keyof JobPatch, value: unknown): unknown {
+  switch (key) {
+    case 'state':
+      if (!(JOB_STATES as readonly unknown[]).includes(value)) throw new ApiError('bad_input', `unknown job state '${String(value)}'`);
+      return value;
+    case 'progress': {
+      const p = Number(value);
+      if (Number.isNaN(p)) throw new ApiError('bad_input', 'job progress is NaN');
+      // Accumulated float fractions overshoot 1 by an ulp; the CHECK would reject that.
+      return Math.min(1, Math.max(0, p));
+    }
+    case 'result':
+      return value === null ? null : JSON.stringify(value);
+    default:
+      return value;
+  }
+}
+
+export class JobsRepository {
+  private readonly stmts;
+  private readonly updates = new Map<string, Database.Statement<unknown[]>>();
+
+  constructor(private readonly db: Database.Database) {
+    this.stmts = {
+      insert: db.prepare<[string, string]>(`INSERT INTO jobs (kind, params) VALUES (?, ?)`),
+      get: db.prepare<[number], JobRow>(`SELECT * FROM jobs WHERE id = ?`),
+      list: db.prepare<[number], JobRow>(`SELECT * FROM jobs ORDER BY id DESC LIMIT ?`),
+      interrupt: db.prepare<[string, string]>(
+        `UPDATE jobs SET state = 'interrupted', message = ?, finished_at = ? WHERE state IN ('queued', 'running')`,
+      ),
+    };
+  }
+
+  create(kind: string, params: Record<string, unknown> = {}): JobInfo {
+    if (kind.trim() === '') throw new ApiError('bad_input', 'a job needs a kind');
+    const info = this.stmts.insert.run(kind, JSON.stringify(params));
+    return this.get(Number(info.lastInsertRowid))!;
+  }
+
+  /** Applies the fields present in `patch` (undefined = unchanged, null = cleared). */
+  update(id: number, patch: JobPatch): JobInfo {
+    const keys = (Object.keys(patch) as (keyof JobPatch)[]).filter(
+      (k) => Object.prototype.hasOwnProperty.call(PATCH_COLUMNS, k) && patch[k] !== undefined,
+    );
+    return this.db.transaction(() => {
+      if (keys.length > 0) {
+        const values = keys.map((k) => columnValue(k, patch[k]));
+        const changes = this.updateStatement(keys).run(...values, id).changes;
+        if (changes === 0) throw new ApiError('not_found', `no job ${id}`);
+      }
+      const job = this.get(id);
+      if (!job) throw new ApiError('not_found', `no job ${id}`);
+      return job;
+    })();
+  }
+
+  get(id: number): JobInfo | null {
+    const row = this.stmts.get.get(id);
+    return row ? toInfo(row) : null;
+  }
+
+  /** The newest `limit` jobs, newest first. */
+  list(limit = 100): JobInfo[] {
+    return this.stmts.list.all(Math.max(0, Math.floor(limit))).map(toInfo);
+  }
+
+  /** Marks every queued or running job interrupted; returns how many. Only for when no runner is live. */
+  markInterrupted(message = INTERRUPTED_MESSAGE): number {
+    return this.stmts.interrupt.run(message, new Date().toISOString()).changes;
+  }
+
+  /** One prepared UPDATE per set of patched columns, reused (progress updates are frequent). */
+  private updateStatement(keys: (keyof JobPatch)[]): Database.Statement<unknown[]> {
+    const signature = keys.join(',');
+    let stmt = this.updates.get(signature);
+    if (!stmt) {
+      const sets = keys.map((k) => `${PATCH_COLUMNS[k]} = ?`).join(', ');
+      stmt = this.db.prepare<unknown[]>(`UPDATE jobs SET ${sets} WHERE id = ?`);
+      this.updates.set(signature, stmt);
+    }
+    return stmt;
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * Drive logs and their packet chunks.
+ *
+ * An import is a row in status 'importing' that collects chunks and becomes 'ready' when
+ * finished. Everything outside the import (list, get, counts, delete) sees ready logs only,
+ * so a half-imported log is never shown; a failed or cancelled import is discarded, and
+ * one cut off by a crash is discarded by ProjectStore.recover() on the next open.
+ */
+import type Database from 'better-sqlite3';
+import { ApiError, LOG_FORMATS, type Bounds, type DriveLogInfo, type LogFormat } from '../api/contract';
+import type { PacketChunk } from '../../src-worker/formats/packets';
+import { ChunkTable, validateChunk } from './chunk-table';
+import { isSqliteError } from './sqlite-errors';
+
+export type LogStatus = 'importing' | 'ready';
+
+export interface BeginImport {
+  name: string;
+  /** null when the format is detected from the content during the import (see ImportTotals.format). */
+  format: LogFormat | null;
+  sourcePath: string | null;
+  profileId: string | null;
+  jobId: number | null;
+  /** Sensor mount pose on the vehicle (tx, ty, tz, qx, qy, qz, qw), if known. */
+  mountPose?: readonly number[] | null;
+}
+
+export interface ImportTotals {
+  /** The detected format; required if beginImport had none. */
+  format?: LogFormat;
+  packets: number;
+  points: number;
+  hits: number;
+  misses: number;
+  durationS: number;
+  bounds: Bounds | null;
+}
+
+interface LogRow {
+  id: number;
+  name: string;
+  format: LogFormat;
+  source_path: string | null;
+  profile_id: string | null;
+  packets: number;
+  points: number;
+  hits: number;
+  misses: number;
+  duration_s: number;
+  bounds: string | null;
+  created_at: string;
+}
+
+const INFO_COLUMNS = `id, name, format, source_path, profile_id, packets, points, hits, misses, duration_s, bounds, created_at`;
+
+function checkFormat(format: string): void {
+  if (!(LOG_FORMATS as readonly string[]).includes(format)) {
+    throw new ApiError('bad_input', `unknown log format '${format}' (known: ${LOG_FORMATS.join(', ')})`);
+  }
+}
+
+function toInfo(r: LogRow): DriveLogInfo {
+  return {
+    id: r.id,
+    name: r.name,
+    format: r.format,
+    sourcePath: r.source_path,
+    profileId: r.profile_id,
+    packets: r.packets,
+    points: r.points,
+    hits: r.hits,
+    misses: r.misses,
+    durationS: r.duration_s,
+    bounds: r.bounds === null ? null : (JSON.parse(r.bounds) as Bounds),
+    createdAt: r.created_at,
+  };
+}
+
+export class LogsRepository {
+  private readonly chunkTable: ChunkTable;
+  private readonly stmts;
+
+  constructor(private readonly db: Database.Database) {
+    this.chunkTable = new ChunkTable(db, 'log_chunks');
+    this.stmts = {
+      insert: db.prepare<[string, string | null, string | null, string | null, string | null, number | null]>(
+        `INSERT INTO drive_logs (name, format, source_path, profile_id, mount_pose, job_id, status)
+         VALUES (?, ?, ?, ?, ?, ?, 'importing')`,
+      ),
+      profileExists: db.prepare<[string], number>(`SELECT 1 FROM sensor_profiles WHERE id = ?`).pluck(),
+      jobExists: db.prepare<[number], number>(`SELECT 1 FROM jobs WHERE id = ?`).pluck(),
+      status: db.prepare<[number], LogStatus>(`SELECT status FROM drive_logs WHERE id = ?`).pluck(),
+      finish: db.prepare<[string | null, number, number, number, number, number, string | null, number]>(
+        `UPDATE drive_logs SET status = 'ready', format = coalesce(?, format), packets = ?, points = ?,
+         hits = ?, misses = ?, duration_s = ?, bounds = ? WHERE id = ? AND status = 'importing'`,
+      ),
+      format: db.prepare<[number], string | null>(`SELECT format FROM drive_logs WHERE id = ?`).pluck(),
+      deleteAny: db.prepare<[number]>(`DELETE FROM drive_logs WHERE id = ?`),
+      deleteReady: db.prepare<[number]>(`DELETE FROM drive_logs WHERE id = ? AND status = 'ready'`),
+      deleteImporting: db.prepare<[]>(`DELETE FROM drive_logs WHERE status = 'importing'`),
+      list: db.prepare<[], LogRow>(`SELECT ${INFO_COLUMNS} FROM drive_logs WHERE status = 'ready' ORDER BY id`),
+      get: db.prepare<[number], LogRow>(`SELECT ${INFO_COLUMNS} FROM drive_logs WHERE id = ? AND status = 'ready'`),
+    };
+  }
+
+  /** Creates a log in status 'importing' and returns its id. */
+  beginImport(args: BeginImport): number {
+    if (args.format !== null) checkFormat(args.format);
+    const name = args.name.trim();
+    if (name === '') throw new ApiError('bad_input', 'a drive log needs a name');
+    if (args.mountPose && (args.mountPose.length !== 7 || !args.mountPose.every(Number.isFinite))) {
+      throw new ApiError('bad_input', 'a mount pose is 7 finite numbers (tx, ty, tz, qx, qy, qz, qw)');
+    }
+    return this.db.transaction(() => {
+      // Checked here rather than left to the foreign key so the error says which reference is wrong.
+      if (args.profileId !== null && !this.stmts.profileExists.get(args.profileId)) {
+        throw new ApiError('not_found', `no sensor profile '${args.profileId}' in this project`);
+      }
+      if (args.jobId !== null && !this.stmts.jobExists.get(args.jobId)) {
+        throw new ApiError('not_found', `no job ${args.jobId} in this project`);
+      }
+      const mountPose = args.mountPose ? JSON.stringify(args.mountPose) : null;
+      const info = this.stmts.insert.run(name, args.format, args.sourcePath, args.profileId, mountPose, args.jobId);
+      return Number(info.lastInsertRowid);
+    })();
+  }
+
+  /** Appends chunk `seq` to an importing log, in one transaction. */
+  appendChunk(logId: number, seq: number, chunk: PacketChunk): void {
+    if (!Number.isSafeInteger(seq) || seq < 0) throw new ApiError('bad_input', `chunk seq ${seq} is not a count`);
+    validateChunk(chunk, `drive log ${logId} chunk ${seq}`);
+    this.db.transaction(() => {
+      this.requireImporting(logId);
+      try {
+        this.chunkTable.insert(logId, seq, chunk);
+      } catch (e) {
+        if (isSqliteError(e, 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
+          throw new ApiError('conflict', `drive log ${logId} already has a chunk ${seq}`);
+        }
+        throw e;
+      }
+    })();
+  }
+
+  /** Records the totals and makes the log visible (status 'ready'). */
+  finishImport(logId: number, totals: ImportTotals): DriveLogInfo {
+    for (const key of ['packets', 'points', 'hits', 'misses', 'durationS'] as const) {
+      const v = totals[key];
+      if (!Number.isFinite(v) || v < 0) throw new ApiError('bad_input', `import total ${key} = ${v} is not a count`);
+    }
+    if (totals.format !== undefined) checkFormat(totals.format);
+    return this.db.transaction(() => {
+      this.requireImporting(logId);
+      const format = totals.format ?? this.stmts.format.get(logId) ?? null;
+      if (format === null) throw new ApiError('bad_input', `drive log ${logId}: the import did not determine a format`);
+      const bounds = totals.bounds ? JSON.stringify({ min: totals.bounds.min, max: totals.bounds.max }) : null;
+      const { packets, points, hits, misses, durationS } = totals;
+      this.stmts.finish.run(format, packets, points, hits, misses, durationS, bounds, logId);
+      return this.get(logId)!;
+    })();
+  }
+
+  /** Deletes a log whatever its status (a failed or cancelled import); chunks go with it. */
+  discard(logId: number): boolean {
+    return this.stmts.deleteAny.run(logId).changes > 0;
+  }
+
+  /** Deletes every log still importing; only safe when no import can be running. Returns the count. */
+  discardUnfinished(): number {
+    return this.stmts.deleteImporting.run().changes;
+  }
+
+  /** Ready logs, oldest first. */
+  list(): DriveLogInfo[] {
+    return this.stmts.list.all().map(toInfo);
+  }
+
+  /** A ready log, or null (also while it is still importing). */
+  get(id: number): DriveLogInfo | null {
+    const row = this.stmts.get.get(id);
+    return row ? toInfo(row) : null;
+  }
+
+  status(id: number): LogStatus | null {
+    return this.stmts.status.get(id) ?? null;
+  }
+
+  /** Deletes a ready log; an import in progress is cancelled through its job instead. */
+  delete(id: number): boolean {
+    return this.stmts.deleteReady.run(id).changes > 0;
+  }
+
+  /** The log's chunks in seq order, as fresh transferable typed arrays. */
+  chunks(logId: number): Generator<PacketChunk, void, undefined> {
+    return this.chunkTable.iterate(logId);
+  }
+
+  chunkCount(logId: number): number {
+    return this.chunkTable.count(logId);
+  }
+
+  private requireImporting(logId: number): void {
+    const status = this.stmts.status.get(logId);
+    if (status === undefined) throw new ApiError('not_found', `no drive log ${logId}`);
+    if (status !== 'importing') throw new ApiError('conflict', `drive log ${logId} is already imported`);
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Versioned migrations, tracked by `PRAGMA user_version`.
+ *
+ * Migration N takes a file at version N-1 to version N inside one transaction that also
+ * sets user_version, so a crash mid-migration leaves the file at N-1, never in between.
+ * Append new migrations at the end; never edit one that has shipped.
+ */
+import type Database from 'better-sqlite3';
+import { SCHEMA_V1 } from './schema-v1';
+
+/** `PRAGMA application_id` of every Thicket project: 'THKT'. Tells our files from other SQLite files. */
+export const THICKET_APPLICATION_ID = 0x54484b54;
+
+export interface Migration {
+  version: number;
+  name: string;
+  /**
+   * Set when the migration rebuilds a table (SQLite's 12-step ALTER): foreign keys are
+   * switched off around it (the pragma is a no-op inside a transaction) and checked with
+   * `PRAGMA foreign_key_check` before commit.
+   */
+  rebuildsTables?: boolean;
+  up(db: Database.Database): void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    up(db) {
+      db.exec(SCHEMA_V1);
+      db.pragma(`application_id = ${THICKET_APPLICATION_ID}`);
+    },
+  },
+];
+
+MIGRATIONS.forEach((m, i) => {
+  if (m.version !== i + 1) throw new Error(`migration ${m.name} has version ${m.version}, expected ${i + 1}`);
+});
+
+/** The schema version this build writes and the newest it can open. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export function schemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/** Applies every pending migration; returns the versions before and after. */
+export function migrate(db: Database.Database): { from: number; to: number } {
+  const from = schemaVersion(db);
+  if (from > SCHEMA_VERSION) {
+    throw new Error(`schema version ${from} is newer than this build's ${SCHEMA_VERSION}`);
+  }
+  for (const m of MIGRATIONS.slice(from)) {
+    if (m.rebuildsTables) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        // Re-read under the write lock: another process may have migrated meanwhile.
+        if (schemaVersion(db) >= m.version) return;
+        m.up(db);
+        if (m.rebuildsTables) {
+          const broken = db.pragma('foreign_key_check') as unknown[];
+          if (broken.length > 0) throw new Error(`migration ${m.version} (${m.name}) broke ${broken.length} foreign keys`);
+        }
+        // user_version lives in the file header and is covered by the transaction.
+        db.pragma(`user_version = ${m.version}`);
+      }).immediate();
+    } finally {
+      if (m.rebuildsTables) db.pragma('foreign_keys = ON');
+    }
+  }
+  return { from, to: SCHEMA_VERSION };
+}
