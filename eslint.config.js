@@ -115,7 +115,7 @@ export default tseslint.config(
         { group: ['better-sqlite3', 'piscina', 'ws'], message: 'The renderer has no Node modules.' },
         ...nodeModules('The renderer runs in a browser: no Node modules.'),
       ],
-      [{ name: 'electron', message: 'The renderer reaches Electron only through the preload bridge (window.thicket).' }],
+      [{ name: 'electron', message: 'The renderer reaches Electron only through the preload bridge (window.thicketBridge).' }],
     ),
   },
 );

@@ -3,6 +3,7 @@
  * outlives the process, so a crash leaves a visible 'interrupted' job instead of a job
  * that claims to run forever.
  */
+import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 import { ApiError, JOB_STATES, type JobInfo, type JobState } from '../api/contract';
 
@@ -84,18 +85,19 @@ export class JobsRepository {
 
   constructor(private readonly db: Database.Database) {
     this.stmts = {
-      insert: db.prepare<[string, string]>(`INSERT INTO jobs (kind, params) VALUES (?, ?)`),
+      insert: db.prepare<[string, string, string]>(`INSERT INTO jobs (kind, params, owner) VALUES (?, ?, ?)`),
+      unfinished: db.prepare<[], { id: number; owner: string | null }>(`SELECT id, owner FROM jobs WHERE state IN ('queued', 'running')`),
       get: db.prepare<[number], JobRow>(`SELECT * FROM jobs WHERE id = ?`),
       list: db.prepare<[number], JobRow>(`SELECT * FROM jobs ORDER BY id DESC LIMIT ?`),
-      interrupt: db.prepare<[string, string]>(
-        `UPDATE jobs SET state = 'interrupted', message = ?, finished_at = ? WHERE state IN ('queued', 'running')`,
+      interrupt: db.prepare<[string, string, number]>(
+        `UPDATE jobs SET state = 'interrupted', message = ?, finished_at = ? WHERE id = ? AND state IN ('queued', 'running')`,
       ),
     };
   }
 
   create(kind: string, params: Record<string, unknown> = {}): JobInfo {
     if (kind.trim() === '') throw new ApiError('bad_input', 'a job needs a kind');
-    const info = this.stmts.insert.run(kind, JSON.stringify(params));
+    const info = this.stmts.insert.run(kind, JSON.stringify(params), currentOwner());
     return this.get(Number(info.lastInsertRowid))!;
   }
 
@@ -126,9 +128,17 @@ export class JobsRepository {
     return this.stmts.list.all(Math.max(0, Math.floor(limit))).map(toInfo);
   }
 
-  /** Marks every queued or running job interrupted; returns how many. Only for when no runner is live. */
-  markInterrupted(message = INTERRUPTED_MESSAGE): number {
-    return this.stmts.interrupt.run(message, new Date().toISOString()).changes;
+  /**
+   * Marks interrupted every queued or running job whose owning host process is gone (see
+   * ownerAlive); returns how many. Jobs of a host still running are left to it.
+   */
+  markInterrupted(message = INTERRUPTED_MESSAGE, alive: (owner: string | null) => boolean = ownerAlive): number {
+    const now = new Date().toISOString();
+    let n = 0;
+    for (const job of this.stmts.unfinished.all()) {
+      if (!alive(job.owner)) n += this.stmts.interrupt.run(message, now, job.id).changes;
+    }
+    return n;
   }
 
   /** One prepared UPDATE per set of patched columns, reused (progress updates are frequent). */
@@ -141,5 +151,30 @@ export class JobsRepository {
       this.updates.set(signature, stmt);
     }
     return stmt;
+  }
+}
+
+/** 'hostname pid' of this process, recorded on every job it creates. */
+export function currentOwner(): string {
+  return `${hostname()} ${process.pid}`;
+}
+
+/**
+ * Whether the host process that owns a job still runs. A job from another machine, or without
+ * an owner, counts as orphaned: a project is worked on from one machine at a time. (A reused
+ * pid can make a dead owner look alive; the job then stays 'running' until that process ends.)
+ */
+export function ownerAlive(owner: string | null): boolean {
+  if (!owner) return false;
+  const sep = owner.lastIndexOf(' ');
+  const host = owner.slice(0, sep);
+  const pid = Number(owner.slice(sep + 1));
+  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0); // signal 0: existence check only
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

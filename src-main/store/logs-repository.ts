@@ -97,7 +97,11 @@ export class LogsRepository {
       format: db.prepare<[number], string | null>(`SELECT format FROM drive_logs WHERE id = ?`).pluck(),
       deleteAny: db.prepare<[number]>(`DELETE FROM drive_logs WHERE id = ?`),
       deleteReady: db.prepare<[number]>(`DELETE FROM drive_logs WHERE id = ? AND status = 'ready'`),
-      deleteImporting: db.prepare<[]>(`DELETE FROM drive_logs WHERE status = 'importing'`),
+      // Half-imported logs whose job is no longer live (recover() has just interrupted orphans).
+      deleteImporting: db.prepare<[]>(
+        `DELETE FROM drive_logs WHERE status = 'importing'
+           AND (job_id IS NULL OR job_id NOT IN (SELECT id FROM jobs WHERE state IN ('queued', 'running')))`,
+      ),
       list: db.prepare<[], LogRow>(`SELECT ${INFO_COLUMNS} FROM drive_logs WHERE status = 'ready' ORDER BY id`),
       get: db.prepare<[number], LogRow>(`SELECT ${INFO_COLUMNS} FROM drive_logs WHERE id = ? AND status = 'ready'`),
     };

@@ -54,7 +54,10 @@ export class ProjectStore {
   ) {
     this.logs = new LogsRepository(db);
     this.jobs = new JobsRepository(db);
-    this.discardRunsStmt = db.prepare<[]>(`DELETE FROM runs WHERE status = 'simulating'`);
+    this.discardRunsStmt = db.prepare<[]>(
+      `DELETE FROM runs WHERE status = 'simulating'
+         AND (job_id IS NULL OR job_id NOT IN (SELECT id FROM jobs WHERE state IN ('queued', 'running')))`,
+    );
     this.countsStmt = db.prepare(`SELECT ${ENTITIES.map((e) => `(${COUNT_SQL[e]}) AS ${e}`).join(', ')}`);
   }
 
@@ -90,11 +93,15 @@ export class ProjectStore {
    * job of this process can be running yet.
    */
   recover(): RecoveryReport {
-    return this.transaction(() => ({
-      discardedImports: this.logs.discardUnfinished(),
-      discardedRuns: this.discardRunsStmt.run().changes,
-      interruptedJobs: this.jobs.markInterrupted(),
-    }));
+    // Jobs first: the logs and runs to discard are those whose job is no longer live.
+    return this.transaction(() => {
+      const interruptedJobs = this.jobs.markInterrupted();
+      return {
+        interruptedJobs,
+        discardedImports: this.logs.discardUnfinished(),
+        discardedRuns: this.discardRunsStmt.run().changes,
+      };
+    });
   }
 
   counts(): Record<EntityName, number> {

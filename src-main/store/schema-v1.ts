@@ -67,7 +67,10 @@ CREATE TABLE jobs (
   result      TEXT CHECK (result IS NULL OR json_valid(result)),
   created_at  TEXT NOT NULL DEFAULT ${NOW},
   started_at  TEXT,
-  finished_at TEXT
+  finished_at TEXT,
+  -- 'hostname pid' of the host process running the job: recovery interrupts only jobs whose
+  -- owner is gone, so opening a project from a second host never kills the first one's work.
+  owner       TEXT
 );
 CREATE INDEX jobs_state ON jobs(state);
 

@@ -198,6 +198,20 @@ describe('web host: WebSocket API', () => {
   });
 });
 
+describe('web host: shutdown', () => {
+  it('close() ends live connections with 1001 and stops listening', async () => {
+    const other = await startWebHost({ host: new FakeHost(), rendererDir: join(tmp, 'renderer'), token: 'fixed-token' });
+    expect(other.url).toBe(`http://127.0.0.1:${other.port}/?token=fixed-token`);
+    const ws = new WebSocket(`ws://127.0.0.1:${other.port}/api?token=fixed-token`);
+    await new Promise((r) => ws.once('open', r));
+    const closed = new Promise<number>((r) => ws.once('close', r));
+    await other.close();
+    expect(await closed).toBe(1001);
+    const err = await new Promise<Error>((r) => new WebSocket(`ws://127.0.0.1:${other.port}/api`).once('error', r));
+    expect(err.message).toMatch(/ECONNREFUSED/);
+  });
+});
+
 describe('web host: static renderer', () => {
   it('serves index.html for / with the page CSP and nosniff', async () => {
     const r = await rawGet('/');

@@ -1,6 +1,15 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hostname } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { INTERRUPTED_MESSAGE, openProject } from '../../../src-main/store';
+import { currentOwner, ownerAlive } from '../../../src-main/store/jobs-repository';
+
+/** The pid of a process that has already exited. */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(r.stdout);
+}
 import { makeChunk, tempDir } from './helpers';
 
 describe('recover() on open', () => {
@@ -23,6 +32,8 @@ describe('recover() on open', () => {
     const queued = store.jobs.create('fit', {});
     const half = store.logs.beginImport({ name: 'half', format: null, sourcePath: null, profileId: null, jobId: running.id });
     for (let seq = 0; seq < 3; seq++) store.logs.appendChunk(half, seq, makeChunk(seq * 2, 2, 8));
+    // Their owner is a host process that has exited.
+    store.db.prepare('UPDATE jobs SET owner = ? WHERE id IN (?, ?)').run(`${hostname()} ${deadPid()}`, running.id, queued.id);
     store.close();
 
     store = openProject(file, { create: false });
@@ -52,6 +63,35 @@ describe('recover() on open', () => {
   });
 });
 
+describe('recover() with a second host', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  beforeEach(() => (tmp = tempDir()));
+  afterEach(() => tmp.cleanup());
+
+  it('leaves the jobs and in-progress imports of a live host alone', () => {
+    const file = tmp.file('shared.thicket');
+    const first = openProject(file, { create: true });
+    const job = first.jobs.create('import', {});
+    first.jobs.update(job.id, { state: 'running' });
+    const log = first.logs.beginImport({ name: 'live', format: 'kitti-bin', sourcePath: null, profileId: null, jobId: job.id });
+    first.logs.appendChunk(log, 0, makeChunk(0, 2, 8));
+    // A second host (here: a second connection; the owner is this live process) opens the project.
+    const second = openProject(file, { create: false });
+    try {
+      expect(second.recovery).toEqual({ discardedImports: 0, discardedRuns: 0, interruptedJobs: 0 });
+      expect(second.jobs.get(job.id)!.state).toBe('running');
+      expect(second.logs.status(log)).toBe('importing');
+      expect(ownerAlive(currentOwner())).toBe(true);
+      expect(ownerAlive(`${hostname()} ${deadPid()}`)).toBe(false);
+      expect(ownerAlive(`another-machine ${process.pid}`)).toBe(false);
+      expect(ownerAlive(null)).toBe(false);
+    } finally {
+      second.close();
+      first.close();
+    }
+  });
+});
+
 describe('jobs repository', () => {
   let tmp: ReturnType<typeof tempDir>;
   beforeEach(() => (tmp = tempDir()));
@@ -72,7 +112,8 @@ describe('jobs repository', () => {
       expect(() => store.jobs.update(999, { progress: 0.5 })).toThrow(/no job 999/);
       expect(() => store.jobs.update(a.id, { state: 'exploded' as 'done' })).toThrow(/unknown job state/);
       expect(() => store.jobs.update(a.id, { progress: NaN })).toThrow(/NaN/);
-      expect(store.jobs.markInterrupted()).toBe(1); // b was queued
+      expect(store.jobs.markInterrupted()).toBe(0); // b belongs to this live process
+      expect(store.jobs.markInterrupted(undefined, () => false)).toBe(1); // b was queued
       expect(store.jobs.get(b.id)!.state).toBe('interrupted');
       expect(store.jobs.get(404)).toBeNull();
     } finally {
