@@ -7,7 +7,8 @@ import { basename } from 'node:path';
 import type { TaskContext } from './task-context';
 import { readFileWithProgress } from './read-file';
 import { decodeCloud, type CloudFormat } from '../formats/detect';
-import { pointsToPacket, chunkBuffers, IDENTITY_POSE } from '../formats/packets';
+import { chunkBuffers } from '../formats/packets';
+import { cloudToPacket } from '../formats/decoded-cloud';
 import { chunkBounds, countHits } from '../formats/chunk-points';
 
 export interface ImportCloudInput {
@@ -43,7 +44,7 @@ export async function importCloud(input: ImportCloudInput, ctx: TaskContext): Pr
   const cloud = decodeCloud(bytes, name, format);
   ctx.checkCancelled();
   ctx.progress(0.7, 'building packets', true);
-  const chunk = pointsToPacket(cloud.xyz, cloud.intensity, { pose: cloud.viewpoint ?? IDENTITY_POSE, ring: cloud.ring });
+  const chunk = cloudToPacket(cloud);
   const hits = countHits(chunk);
   const bounds = chunkBounds(chunk);
   ctx.checkCancelled();

@@ -1,14 +1,9 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
 import { expect } from 'vitest';
 import { DecodeError } from '../../../src-worker/formats/decode-error';
 import type { DecodedCloud } from '../../../src-worker/formats/decoded-cloud';
 
-/** The shared real-data folder: ../shared/data beside the repository root. */
-export const DATA_DIR = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)), '../shared/data');
-export const HAVE_DATA = existsSync(DATA_DIR);
-if (!HAVE_DATA) console.warn(`real-data format tests skipped: ${DATA_DIR} not found (clone shared/ beside the repo)`);
+/** The shared real-data folder (../shared/data beside the repo); it warns once when absent. */
+export { SHARED_DATA as DATA_DIR, HAS_SHARED_DATA as HAVE_DATA } from '../../helpers/shared-data';
 
 /** Runs fn and returns the DecodeError it throws; fails when it returns or throws anything else. */
 export function decodeErrorOf(fn: () => unknown): DecodeError {

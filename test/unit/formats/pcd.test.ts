@@ -165,6 +165,14 @@ describe('decodePcd: errors name the file and the place', () => {
     for (const [text, re] of cases) expect(decodeErrorOf(() => decodePcd(enc(text + '1 2 3 4\n1 2 3 4\n'), 'h.pcd')).message).toMatch(re);
   });
 
+  it('a header claiming a billion binary points, or huge COUNTs, fails fast without allocating', () => {
+    const text = HEADER('x y z', '4 4 4', 'F F F', '1 1 1', 1e9, 'binary') + 'abcdefghijkl';
+    expect(decodeErrorOf(() => decodePcd(enc(text), 'big.pcd')).reason).toMatch(/^truncated at byte \d+: DATA binary needs 1000000000 points/);
+    const zero = HEADER('x y z', '4 4 4', 'F F F', '1 4294967295 1', 0);
+    expect(decodePcd(enc(zero), 'zero.pcd').count).toBe(0);
+    expect(decodeErrorOf(() => decodePcd(enc(zero.replace(/ 0\n/g, ' 1\n') + '1 2 3\n'), 'c.pcd')).reason).toMatch(/^truncated/);
+  });
+
   it('a header claiming a billion ascii points over a tiny file fails fast without allocating', () => {
     const text = HEADER('x y z', '4 4 4', 'F F F', '1 1 1', 1e9) + '1 2 3\n';
     expect(decodeErrorOf(() => decodePcd(enc(text), 'big.pcd')).message).toBe('big.pcd, line 13: truncated: DATA ascii ends after 1 of 1000000000 points');
