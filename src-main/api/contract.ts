@@ -54,7 +54,8 @@ export const requestSchemas = {
   'logs.importFile': z
     .object({ path: z.string().min(1).max(4096), format: LogFormat.optional(), name: z.string().min(1).max(255).optional() })
     .strict(),
-  /** Import bytes the user picked in a browser file input (browser mode). */
+  /** Import bytes the user picked in a browser file input (browser mode). In-process callers:
+   * the array's buffer is transferred to the worker, so it is detached afterwards. */
   'logs.importBytes': z
     .object({
       name: z.string().min(1).max(255),
