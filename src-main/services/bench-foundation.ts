@@ -4,6 +4,8 @@
  *  - pool: round trips of tiny tasks through piscina (the per-task overhead of the job system)
  *  - store: chunked typed-array BLOB write and read throughput (fsync'd WAL commits)
  *  - import: a synthetic KITTI scan through the whole import job (read, decode, transfer, store)
+ *  - display: a 5-million-point log decimated to the default 2-million-point budget for the
+ *    viewport (what a user waits for when opening a big log)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ export interface FoundationBench {
   pool: { tasks: number; tasksPerSecond: number };
   store: { megabytes: number; writeMBps: number; readMBps: number };
   import: { points: number; seconds: number; pointsPerSecond: number; mbPerSecond: number };
+  display: { points: number; budget: number; seconds: number; shown: number };
 }
 
 export async function benchFoundation(services: AppServices, progress: (msg: string) => void): Promise<FoundationBench> {
@@ -47,21 +50,21 @@ export async function benchFoundation(services: AppServices, progress: (msg: str
 
     progress('import: 2,000,000-point KITTI scan');
     const points = 2_000_000;
-    const f = new Float32Array(4 * points);
-    for (let i = 0; i < points; i++) {
-      const a = (i / points) * Math.PI * 128;
-      f[4 * i] = 10 * Math.cos(a);
-      f[4 * i + 1] = 10 * Math.sin(a);
-      f[4 * i + 2] = (i % 64) * 0.05 - 1.5;
-      f[4 * i + 3] = (i % 100) / 100;
-    }
     const file = join(dir, 'scan.bin');
-    writeFileSync(file, new Uint8Array(f.buffer));
+    writeFileSync(file, syntheticScan(points));
     t0 = performance.now();
-    const { job } = await services.call('logs.importFile', { path: file });
-    const final = await services.whenJobSettled(job.id);
+    const imported = await importAndWait(services, file);
     const importSeconds = (performance.now() - t0) / 1000;
-    if (final.state !== 'done') throw new Error(`bench: import ${final.state}: ${final.error}`);
+
+    progress('display: 5,000,000-point log at a 2,000,000-point budget');
+    const bigPoints = 5_000_000;
+    const bigFile = join(dir, 'big.bin');
+    writeFileSync(bigFile, syntheticScan(bigPoints));
+    const bigLog = await importAndWait(services, bigFile);
+    t0 = performance.now();
+    const cloud = await services.call('logs.cloud', { id: bigLog, budget: 2_000_000 });
+    const displaySeconds = (performance.now() - t0) / 1000;
+    void imported;
 
     return {
       workers: services.options.workers,
@@ -71,13 +74,34 @@ export async function benchFoundation(services: AppServices, progress: (msg: str
         points,
         seconds: round(importSeconds, 3),
         pointsPerSecond: round(points / importSeconds),
-        mbPerSecond: round(f.byteLength / 1048576 / importSeconds),
+        mbPerSecond: round((points * 16) / 1048576 / importSeconds),
       },
+      display: { points: bigPoints, budget: 2_000_000, seconds: round(displaySeconds, 3), shown: cloud.positions.length / 3 },
     };
   } finally {
     await services.call('project.close', {});
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+async function importAndWait(services: AppServices, file: string): Promise<number> {
+  const { job } = await services.call('logs.importFile', { path: file });
+  const final = await services.whenJobSettled(job.id);
+  if (final.state !== 'done') throw new Error(`bench: import ${final.state}: ${final.error}`);
+  return final.result!.log as number;
+}
+
+/** A KITTI .bin of n points spiralling around the sensor, deterministic. */
+function syntheticScan(points: number): Uint8Array {
+  const f = new Float32Array(4 * points);
+  for (let i = 0; i < points; i++) {
+    const a = (i / points) * Math.PI * 128;
+    f[4 * i] = 10 * Math.cos(a);
+    f[4 * i + 1] = 10 * Math.sin(a);
+    f[4 * i + 2] = (i % 64) * 0.05 - 1.5;
+    f[4 * i + 3] = (i % 100) / 100;
+  }
+  return new Uint8Array(f.buffer);
 }
 
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;

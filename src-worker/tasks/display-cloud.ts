@@ -24,8 +24,9 @@ export interface DisplayCloud {
 export function buildDisplayCloud(input: DisplayCloudInput, ctx?: TaskContext): DisplayCloud {
   let total = 0;
   for (const c of input.chunks) total += countHits(c);
-  const stride = Math.max(1, Math.ceil(total / input.budget));
-  const n = Math.ceil(total / stride);
+  // Keep hit i when (i·n) mod total < n: exactly n = min(budget, total) points, evenly spread,
+  // the first always kept (i·n stays below 2^53 for any log that fits in memory).
+  const n = Math.min(total, input.budget);
   const positions = new Float32Array(3 * n);
   const intensity = new Float32Array(n);
   const time = new Float32Array(n);
@@ -38,7 +39,8 @@ export function buildDisplayCloud(input: DisplayCloudInput, ctx?: TaskContext): 
     ctx?.progress(ci / input.chunks.length, 'decimating');
     forEachHit(c, (r, x, y, z, p) => {
       bounds.add(x, y, z);
-      if (seen++ % stride !== 0 || k >= n) return;
+      const i = seen++;
+      if ((i * n) % total >= n || k >= n) return;
       positions[3 * k] = x;
       positions[3 * k + 1] = y;
       positions[3 * k + 2] = z;

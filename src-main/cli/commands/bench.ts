@@ -12,6 +12,7 @@ export async function benchCommand(services: AppServices, _args: CommonArgs, pro
     `pool:   ${f.pool.tasksPerSecond} tiny tasks/s (${f.pool.tasks} tasks)`,
     `store:  write ${f.store.writeMBps} MB/s, read ${f.store.readMBps} MB/s (${f.store.megabytes} MB of BLOB chunks)`,
     `import: ${f.import.pointsPerSecond} points/s, ${f.import.mbPerSecond} MB/s (${f.import.points} points in ${f.import.seconds} s)`,
+    `display: ${f.display.points} points decimated to ${f.display.shown} in ${f.display.seconds} s`,
   ].join('\n');
   return { json: { foundation }, text };
 }
