@@ -48,7 +48,7 @@ describe('wire frames', () => {
       try {
         decodeFrame(bytes);
       } catch (e) {
-        if (!(e instanceof FrameError) && !(e instanceof SyntaxError)) throw new Error(`mutation ${i}: unexpected ${String(e)}`);
+        if (!(e instanceof FrameError) && !(e instanceof SyntaxError)) throw new Error(`mutation ${i}: unexpected ${String(e)}`, { cause: e });
       }
     }
   });
