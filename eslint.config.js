@@ -13,14 +13,17 @@ const NODE_BUILTINS = [
   'fs', 'fs/promises', 'path', 'os', 'child_process', 'worker_threads', 'net', 'http', 'https',
   'crypto', 'stream', 'url', 'events', 'util', 'zlib', 'readline', 'module', 'process', 'buffer',
 ];
-const nodeModules = (message) => [
-  { group: ['node:*'], message },
-  ...NODE_BUILTINS.map((name) => ({ group: [name], message })),
-];
+// `node:*` as a pattern; bare builtin names as exact `paths` (a gitignore-style pattern such as
+// 'buffer' would also match deep package paths like '@babylonjs/core/Buffers/buffer').
+const NODE = Symbol('node builtins');
+const nodeModules = (message) => [{ group: ['node:*'], message }, { [NODE]: message }];
 
-const layer = (patterns, paths = []) => ({
-  '@typescript-eslint/no-restricted-imports': ['error', { patterns, paths }],
-});
+const layer = (patterns, paths = []) => {
+  const builtins = patterns.filter((p) => p[NODE]).map((p) => p[NODE]);
+  const plain = patterns.filter((p) => !p[NODE]);
+  const builtinPaths = builtins.flatMap((message) => NODE_BUILTINS.map((name) => ({ name, message })));
+  return { '@typescript-eslint/no-restricted-imports': ['error', { patterns: plain, paths: [...paths, ...builtinPaths] }] };
+};
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'dist/**', 'test-results/**', '.vitest-tmp/**'] },

@@ -1,0 +1,76 @@
+/**
+ * Keeps the stores in step with the host: host events update them, a (re)connection reloads
+ * everything (events sent while we were disconnected are lost), and a project change reloads
+ * the project-scoped lists. Called once from main.ts after Pinia is installed.
+ */
+import { watch } from 'vue';
+import type { ApiEvent } from '../../src-main/api/contract';
+import { api } from '../api';
+import { useAppStore } from './app';
+import { useJobsStore } from './jobs';
+import { useLogsStore } from './logs';
+import { useProjectStore } from './project';
+
+/** Coalesce bursts of events (a batch import emits many) into one reload per store. */
+function debounced(fn: () => void, ms = 120): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  return () => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      fn();
+    }, ms);
+  };
+}
+
+export function startLiveSync(): void {
+  const app = useAppStore();
+  const project = useProjectStore();
+  const logs = useLogsStore();
+  const jobs = useJobsStore();
+
+  const refreshProject = debounced(() => void project.refresh());
+  const refreshLogs = debounced(() => void logs.refresh());
+  const refreshJobs = debounced(() => void jobs.refresh());
+
+  api.onEvent((event: ApiEvent) => {
+    if (event.type === 'job') {
+      const before = jobs.byId.get(event.job.id);
+      jobs.upsert(event.job);
+      // A finished import adds a log; refresh even if the host's driveLogs event is missed.
+      if (event.job.state === 'done' && before?.state !== 'done' && /import/i.test(event.job.kind)) refreshLogs();
+      return;
+    }
+    if (event.entity === 'project') refreshProject();
+    else {
+      refreshProject(); // entity counts in the header card
+      if (event.entity === 'driveLogs') refreshLogs();
+      if (event.entity === 'jobs') refreshJobs();
+    }
+  });
+
+  const reloadAll = () => {
+    void app.loadInfo();
+    void project.refresh();
+    void jobs.refresh();
+  };
+
+  watch(
+    () => app.connectionState,
+    (state, previous) => {
+      if (state === 'open' && previous !== 'open') reloadAll();
+    },
+  );
+
+  watch(
+    () => project.current?.path ?? null,
+    (path) => {
+      if (path) void logs.refresh();
+      else logs.clear();
+      void jobs.refresh();
+    },
+  );
+
+  // IPC is open from the start; the WebSocket client reaches 'open' later and the watch fires.
+  if (app.connectionState === 'open') reloadAll();
+}

@@ -1,0 +1,74 @@
+/**
+ * Per-point colours and the matching legend for a display cloud and a colour mode.
+ * Pure (no Babylon, no DOM) so the mapping is unit-tested and reused by the histogram.
+ */
+import type { CloudData, ColorMode } from '../../src-main/api/contract';
+import { buildLut, classColor, classColors, cssGradient, percentileRange, rgbCss, scalarColors } from './colormap';
+import type { ScalarMapName, ScalarRange } from './colormap';
+
+export type Legend =
+  | { kind: 'scalar'; mode: ColorMode; label: string; unit: string; map: ScalarMapName; gradient: string; range: ScalarRange }
+  | { kind: 'classes'; mode: 'class'; label: string; entries: { id: number; name: string; color: string; count: number }[] };
+
+const SCALAR: Record<Exclude<ColorMode, 'class'>, { label: string; unit: string; map: ScalarMapName }> = {
+  height: { label: 'Height (z)', unit: 'm', map: 'turbo' },
+  intensity: { label: 'Intensity', unit: '', map: 'viridis' },
+  time: { label: 'Time since log start', unit: 's', map: 'viridis' },
+};
+
+const luts = new Map<ScalarMapName, Float32Array>();
+function lut(name: ScalarMapName): Float32Array {
+  let l = luts.get(name);
+  if (!l) luts.set(name, (l = buildLut(name)));
+  return l;
+}
+
+/** World z of every point (positions are x,y,z triples). */
+export function heights(positions: Float32Array): Float32Array {
+  const n = Math.floor(positions.length / 3);
+  const z = new Float32Array(n);
+  for (let i = 0; i < n; i++) z[i] = positions[i * 3 + 2]!;
+  return z;
+}
+
+/** The per-point scalar a mode colours by, or null for the categorical class mode. */
+export function scalarFor(cloud: CloudData, mode: ColorMode): Float32Array | null {
+  if (mode === 'height') return heights(cloud.positions);
+  if (mode === 'intensity') return cloud.intensity;
+  if (mode === 'time') return cloud.time;
+  return null;
+}
+
+export function classCounts(ids: Uint8Array): Map<number, number> {
+  const counts = new Uint32Array(256);
+  for (let i = 0; i < ids.length; i++) counts[ids[i]!]!++;
+  const out = new Map<number, number>();
+  for (let id = 0; id < 256; id++) if (counts[id]! > 0) out.set(id, counts[id]!);
+  return out;
+}
+
+export function className(id: number): string {
+  return id === 0 ? 'unlabeled' : `class ${id}`;
+}
+
+export interface Colored {
+  colors: Float32Array;
+  legend: Legend;
+  /** The scalar the colours came from (reused by the histogram), null in class mode. */
+  values: Float32Array | null;
+}
+
+export function colorizeCloud(cloud: CloudData, mode: ColorMode, reuse?: Float32Array): Colored {
+  const n = Math.floor(cloud.positions.length / 3);
+  const colors = reuse && reuse.length === n * 4 ? reuse : new Float32Array(n * 4);
+  const values = scalarFor(cloud, mode);
+  if (!values) {
+    classColors(cloud.classId, colors);
+    const entries = [...classCounts(cloud.classId)].map(([id, count]) => ({ id, name: className(id), color: rgbCss(classColor(id)), count }));
+    return { colors, values: null, legend: { kind: 'classes', mode: 'class', label: 'Class', entries } };
+  }
+  const spec = SCALAR[mode as Exclude<ColorMode, 'class'>];
+  const range = percentileRange(values);
+  scalarColors(values, range, lut(spec.map), colors);
+  return { colors, values, legend: { kind: 'scalar', mode, label: spec.label, unit: spec.unit, map: spec.map, gradient: cssGradient(spec.map), range } };
+}

@@ -1,0 +1,50 @@
+/**
+ * The import table of ARCHITECTURE.md is enforced by eslint.config.js; these cases prove each
+ * row both forbids what it must and allows what it must (a rule that never fires would pass lint).
+ */
+import { describe, expect, it } from 'vitest';
+import { ESLint } from 'eslint';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../helpers/shared-data';
+
+const eslint = new ESLint({ cwd: REPO_ROOT });
+
+async function violations(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(REPO_ROOT, file) });
+  return result!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
+}
+
+const cases: [file: string, code: string, allowed: boolean][] = [
+  ['src-worker/geometry/x.ts', "import { a } from '../../src-main/api/contract';", false],
+  ['src-worker/geometry/x.ts', "import { a } from '../../src-renderer/stores/app';", false],
+  ['src-worker/geometry/x.ts', "import fs from 'node:fs';", false],
+  ['src-worker/geometry/x.ts', "import fs from 'fs';", false],
+  ['src-worker/geometry/x.ts', "import { Engine } from '@babylonjs/core/Engines/engine';", false],
+  ['src-worker/geometry/x.ts', "import { a } from '../formats/packets';", true],
+  ['src-worker/tasks/x.ts', "import { readFile } from 'node:fs/promises';", true],
+  ['src-worker/tasks/x.ts', "import { a } from '../../src-main/services/app-services';", false],
+  ['src-main/services/x.ts', "import { app } from 'electron';", false],
+  ['src-main/services/x.ts', "import Database from 'better-sqlite3';", false],
+  ['src-main/services/x.ts', "import { a } from '../../src-renderer/api';", false],
+  ['src-main/services/x.ts', "import { a } from '../../src-worker/formats/packets';", true],
+  ['src-main/electron/x.ts', "import { app } from 'electron';", true],
+  ['src-main/store/x.ts', "import Database from 'better-sqlite3';", true],
+  ['src-main/api/x.ts', "import { a } from '../store';", false],
+  ['src-main/api/x.ts', "import os from 'node:os';", false],
+  ['src-main/api/x.ts', "import { z } from 'zod';", true],
+  ['src-renderer/views/x.ts', "import type { Method } from '../../src-main/api/contract';", true],
+  ['src-renderer/views/x.ts', "import { encodeFrame } from '../../src-main/api/wire';", true],
+  ['src-renderer/views/x.ts', "import type { ProjectStore } from '../../src-main/store';", false],
+  ['src-renderer/views/x.ts', "import { a } from '../../src-worker/formats/packets';", false],
+  ['src-renderer/views/x.ts', "import { ipcRenderer } from 'electron';", false],
+  ['src-renderer/views/x.ts', "import path from 'path';", false],
+  ['src-renderer/views/x.ts', "import { VertexBuffer } from '@babylonjs/core/Buffers/buffer';", true],
+];
+
+describe('layering lint rule (ARCHITECTURE.md import table)', () => {
+  it.each(cases)('%s: %s → allowed=%s', async (file, code, allowed) => {
+    const found = await violations(file, `${code}\nexport const _x = 1;\n`);
+    if (allowed) expect(found).toEqual([]);
+    else expect(found.length).toBeGreaterThan(0);
+  });
+});
