@@ -128,4 +128,18 @@ describe.skipIf(!HAS_CHROMIUM || !BUILT)('browser mode, end to end', () => {
     expect(await failed.first().textContent()).toContain('cut.bin');
     expect(await page.getByTestId('log-row').count()).toBe(before);
   });
+
+  it('cancels a running import from the jobs panel; the log never appears', async () => {
+    await page.getByTestId('nav-logs').click();
+    const before = await page.getByTestId('log-row').count();
+    const big = join(tmp.dir, 'huge.bin');
+    writeFileSync(big, syntheticKitti(16_000_000)); // 256 MB: seconds of work to cancel into
+    await page.getByTestId('import-path').fill(big);
+    await page.getByTestId('import-path-button').click();
+    const row = page.locator('[data-testid="job-row"][data-kind="import"]').first();
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 20_000 }).toMatch(/queued|running/);
+    await row.getByTestId('job-cancel').click();
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('cancelled');
+    expect(await page.getByTestId('log-row').count()).toBe(before);
+  });
 });
