@@ -22,6 +22,9 @@ export const CHUNK_DTYPES = {
   rayIntensity: 'f32',
   rayTime: 'f32',
   rayRing: 'u16',
+  rayReturn: 'u8',
+  rayObject: 'u32',
+  rayClass: 'u8',
 } as const satisfies Record<ChunkArrayField, Dtype>;
 
 const COLUMNS: Record<ChunkArrayField, string> = {
@@ -33,6 +36,9 @@ const COLUMNS: Record<ChunkArrayField, string> = {
   rayIntensity: 'ray_intensity',
   rayTime: 'ray_time',
   rayRing: 'ray_ring',
+  rayReturn: 'ray_return',
+  rayObject: 'ray_object',
+  rayClass: 'ray_class',
 };
 
 type ChunkRow = { packet_start: number; packet_count: number; ray_count: number } & Record<string, Buffer>;
@@ -52,6 +58,9 @@ export function validateChunk(chunk: PacketChunk, where: string): void {
     rayIntensity: r,
     rayTime: r,
     rayRing: r,
+    rayReturn: r,
+    rayObject: r,
+    rayClass: r,
   };
   for (const field of CHUNK_ARRAY_FIELDS) {
     const a = chunk[field] as unknown;
@@ -118,6 +127,9 @@ export class ChunkTable {
       rayIntensity: fromBlob(blob('rayIntensity'), CHUNK_DTYPES.rayIntensity, `${where} rayIntensity`),
       rayTime: fromBlob(blob('rayTime'), CHUNK_DTYPES.rayTime, `${where} rayTime`),
       rayRing: fromBlob(blob('rayRing'), CHUNK_DTYPES.rayRing, `${where} rayRing`),
+      rayReturn: fromBlob(blob('rayReturn'), CHUNK_DTYPES.rayReturn, `${where} rayReturn`),
+      rayObject: fromBlob(blob('rayObject'), CHUNK_DTYPES.rayObject, `${where} rayObject`),
+      rayClass: fromBlob(blob('rayClass'), CHUNK_DTYPES.rayClass, `${where} rayClass`),
     };
   }
 

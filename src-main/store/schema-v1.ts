@@ -30,7 +30,10 @@ const CHUNK_COLUMNS = `
   ray_range     BLOB NOT NULL,   -- f32 × ray_count, NaN = miss
   ray_intensity BLOB NOT NULL,   -- f32 × ray_count
   ray_time      BLOB NOT NULL,   -- f32 × ray_count
-  ray_ring      BLOB NOT NULL    -- u16 × ray_count
+  ray_ring      BLOB NOT NULL,   -- u16 × ray_count
+  ray_return    BLOB NOT NULL,   -- u8 × ray_count: 0 first/only, 1 second return
+  ray_object    BLOB NOT NULL,   -- u32 × ray_count: ground-truth object id, 0 = none
+  ray_class     BLOB NOT NULL    -- u8 × ray_count: ground-truth class, 0 = unknown
 `;
 
 /** A chunked typed-array table owned by `owner` (see array-store.ts). */

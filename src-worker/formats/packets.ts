@@ -10,6 +10,7 @@
 
 export const POSE_STRIDE = 7; // tx, ty, tz, qx, qy, qz, qw   (world <- sensor)
 export const RING_UNKNOWN = 0xffff;
+export const CLASS_UNKNOWN = 0;
 
 export interface PacketChunk {
   /** Index of this chunk's first packet within the log. */
@@ -31,6 +32,12 @@ export interface PacketChunk {
   rayTime: Float32Array<ArrayBuffer>;
   /** Laser (ring) index, RING_UNKNOWN where the format does not say. */
   rayRing: Uint16Array<ArrayBuffer>;
+  /** Return number within its pulse: 0 = first/only return, 1 = second (dual-return sensors). */
+  rayReturn: Uint8Array<ArrayBuffer>;
+  /** Ground truth: id of the object hit (0 = none / unknown): simulation and labelled logs. */
+  rayObject: Uint32Array<ArrayBuffer>;
+  /** Ground truth: class of what was hit (CLASS_UNKNOWN = 0 where not known). */
+  rayClass: Uint8Array<ArrayBuffer>;
 }
 
 /** Array-valued fields of a chunk, in a fixed order (used by the store and transfer lists). */
@@ -43,6 +50,9 @@ export const CHUNK_ARRAY_FIELDS = [
   'rayIntensity',
   'rayTime',
   'rayRing',
+  'rayReturn',
+  'rayObject',
+  'rayClass',
 ] as const;
 export type ChunkArrayField = (typeof CHUNK_ARRAY_FIELDS)[number];
 
@@ -100,5 +110,8 @@ export function pointsToPacket(
     rayIntensity,
     rayTime: new Float32Array(kept),
     rayRing,
+    rayReturn: new Uint8Array(kept),
+    rayObject: new Uint32Array(kept),
+    rayClass: new Uint8Array(kept),
   };
 }

@@ -51,7 +51,10 @@ export function makeChunk(packetStart: number, packetCount: number, raysPerPacke
     rayRing[i] = i % 7 === 0 ? RING_UNKNOWN : i % 64;
   }
   if (rayCount > 0) new Uint32Array(rayRange.buffer)[0] = 0x7fc01234; // a NaN with a payload
-  return { packetStart, packetCount, rayCount, packetTime, packetPose, rayStart, rayDir, rayRange, rayIntensity, rayTime, rayRing };
+  const rayReturn = new Uint8Array(rayCount).map((_, i) => i % 2);
+  const rayObject = new Uint32Array(rayCount).map((_, i) => (i % 5 === 0 ? 0 : 1000 + i));
+  const rayClass = new Uint8Array(rayCount).map((_, i) => i % 8);
+  return { packetStart, packetCount, rayCount, packetTime, packetPose, rayStart, rayDir, rayRange, rayIntensity, rayTime, rayRing, rayReturn, rayObject, rayClass };
 }
 
 /** Byte view of any typed array, for exact comparison (NaN payloads, -0). */
