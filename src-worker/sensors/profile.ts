@@ -1,0 +1,83 @@
+/**
+ * A lidar's description: what the simulator fires and how the sensor turns what comes back
+ * into returns. SI units inside (metres, radians, seconds); degrees only in files and the UI.
+ * Sensor frame: x forward, y left, z up; azimuth counter-clockwise from x about z.
+ *
+ * Timing model: each laser group fires its lasers in a sequence every `firingPeriod` seconds
+ * (laser i at `timeOffset` after the sequence starts); the head turns at `rotationHz`, so a
+ * group's azimuth step is 2π · rotationHz · firingPeriod. The HDL-64E's lower block is a group
+ * whose period is three times the upper block's. A planar scanner (LMS-291) is one group of one
+ * laser whose firings outside [azimuthStart, azimuthEnd] are not emitted.
+ */
+
+export type BeamShape = 'circular' | 'rectangular' | 'elliptical';
+export type ReturnMode = 'first' | 'last' | 'strongest' | 'strongest+last';
+export type ProfileKind = 'spinning' | 'planar';
+/** tx, ty, tz, qx, qy, qz, qw: vehicle ← sensor. */
+export type Pose7 = [number, number, number, number, number, number, number];
+
+export interface LaserSpec {
+  /** Elevation above the sensor's x-y plane (rad). */
+  elevation: number;
+  /** Added to the head's encoder azimuth for this laser (rad). */
+  azimuthOffset: number;
+  /** Firing time within its group's sequence (s after the sequence starts). */
+  timeOffset: number;
+  /** Calibration corrections (m): added to the measured range; beam origin offsets. */
+  rangeOffset: number;
+  verticalOffset: number;
+  horizontalOffset: number;
+}
+
+export interface LaserGroup {
+  name: string;
+  lasers: LaserSpec[];
+  /** Seconds between successive firing sequences of this group. */
+  firingPeriod: number;
+}
+
+export interface SensorProfile {
+  /** Stable id: lowercase letters, digits and dashes (e.g. 'hdl64e'). */
+  id: string;
+  name: string;
+  description: string;
+  builtin: boolean;
+  kind: ProfileKind;
+  groups: LaserGroup[];
+  /** Head revolutions (spinning) or mirror scans (planar) per second. */
+  rotationHz: number;
+  /** Emitted azimuth window (rad); a full spin is [0, 2π). */
+  azimuthStart: number;
+  azimuthEnd: number;
+  range: {
+    min: number;
+    max: number;
+    /** Quantisation of reported ranges (m), 0 = none. */
+    resolution: number;
+    /** Standard deviation of range noise (m). */
+    noiseSigma: number;
+  };
+  beam: {
+    shape: BeamShape;
+    /** Full-angle divergences (rad), horizontal and vertical. */
+    divergenceH: number;
+    divergenceV: number;
+  };
+  returns: {
+    mode: ReturnMode;
+    /** Sub-returns within this distance of the nearest merge into one return (m). */
+    signalCutoff: number;
+  };
+  intensity: {
+    /** I = reflectance · scale · cos(incidence), optionally / r² (Lambertian, 003 §3.2). */
+    model: 'lambertian';
+    scale: number;
+    rangeFalloff: boolean;
+  };
+  /** Vehicle ← sensor. */
+  mount: Pose7;
+  /** Firing sequences of the fastest group per output packet (Velodyne: 12 blocks ⇒ 12 or 6). */
+  sequencesPerPacket: number;
+  /** Where the per-laser numbers came from (calibration file name), for the UI. */
+  source: string;
+}
