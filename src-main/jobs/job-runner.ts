@@ -23,17 +23,31 @@ export interface JobRecords {
   get(id: number): JobInfo | null;
 }
 
-export interface JobSpec {
-  kind: string;
-  /** Persisted with the job: small and JSON-safe (never bulk arrays). */
-  params: Record<string, unknown>;
+/** One task call on the pool. */
+export interface TaskCall {
   task: TaskName;
   input: unknown;
   /** Buffers inside `input` to transfer rather than copy. */
   transfer?: ArrayBuffer[];
-  /** Main-thread handler for each streamed message (e.g. write a chunk). Synchronous so writes stay ordered. */
-  onMessage?: (message: TaskMessage, job: JobInfo) => void;
-  /** Turns the task's return value into the persisted result (may finalise store rows). */
+}
+
+export interface JobSpec {
+  kind: string;
+  /** Persisted with the job: small and JSON-safe (never bulk arrays). */
+  params: Record<string, unknown>;
+  /** A single-task job … */
+  task?: TaskName;
+  input?: unknown;
+  transfer?: ArrayBuffer[];
+  /** … or a parallel one: every call goes to the pool at once (it queues what exceeds its
+   * threads); progress is their mean; one cancel flag stops them all; the first failure stops
+   * the rest and fails the job. */
+  tasks?: TaskCall[];
+  /** Main-thread handler for each streamed message (e.g. write a chunk), with the index of the
+   * task that sent it. Synchronous so writes stay ordered within a task. */
+  onMessage?: (message: TaskMessage, job: JobInfo, taskIndex: number) => void;
+  /** Turns the task's return value (parallel: the array of return values in task order) into
+   * the persisted result (may finalise store rows). */
   onSuccess?: (output: unknown, job: JobInfo) => Record<string, unknown>;
   /** Cleanup after failure or cancellation, e.g. discard a half-imported log. */
   onAbort?: (job: JobInfo) => void;
@@ -144,57 +158,92 @@ export class JobRunner {
   }
 
   private async execute(job: JobInfo, spec: JobSpec, live: Live): Promise<JobInfo> {
-    const { port1, port2 } = new MessageChannel();
+    const parallel = !!spec.tasks;
+    const calls: TaskCall[] = spec.tasks ?? [{ task: spec.task!, input: spec.input, transfer: spec.transfer }];
     let current = job;
     let handlerError: Error | null = null;
     let closed = false;
     let lastPersist = 0;
     const interval = this.opts.progressIntervalMs ?? 100;
+    const fractions = new Float64Array(calls.length);
 
     const persist = (patch: Parameters<JobRecords['update']>[1]) => {
       current = this.records.update(job.id, patch);
       this.emit(current);
     };
 
-    let resolveEnded!: () => void;
-    const ended = new Promise<void>((r) => (resolveEnded = r));
-    port1.on('message', (m: TaskMessage) => {
-      if (m.type === 'end') return resolveEnded();
-      if (current.state === 'queued') persist({ state: 'running', startedAt: new Date().toISOString() });
-      if (m.type === 'progress') {
-        const now = Date.now();
-        if (now - lastPersist >= interval || m.fraction >= 1) {
-          lastPersist = now;
-          if (!live.cancelRequested) persist({ progress: m.fraction, message: m.message });
+    const channels = calls.map((_, i) => {
+      const { port1, port2 } = new MessageChannel();
+      let resolveEnded!: () => void;
+      const ended = new Promise<void>((r) => (resolveEnded = r));
+      const channel = { port1, port2, ended, started: false };
+      port1.on('message', (m: TaskMessage) => {
+        channel.started = true;
+        if (m.type === 'end') return resolveEnded();
+        if (current.state === 'queued') persist({ state: 'running', startedAt: new Date().toISOString() });
+        if (m.type === 'progress') {
+          fractions[i] = m.fraction;
+          const now = Date.now();
+          const total = fractions.reduce((a, b) => a + b, 0) / calls.length;
+          if (now - lastPersist >= interval || total >= 1) {
+            lastPersist = now;
+            const message = parallel ? `${m.message} (${fractions.filter((f) => f >= 1).length}/${calls.length} batches)` : m.message;
+            if (!live.cancelRequested) persist({ progress: total, message });
+          }
+          return;
         }
-        return;
-      }
-      if (closed || handlerError || !spec.onMessage) return;
-      try {
-        spec.onMessage(m, current);
-      } catch (e) {
-        // A failed write (disk full, constraint) must stop the task and fail the job.
-        handlerError = e as Error;
-        Atomics.store(live.cancelFlag, 0, 1);
-      }
+        if (closed || handlerError || !spec.onMessage) return;
+        try {
+          spec.onMessage(m, current, i);
+        } catch (e) {
+          // A failed write (disk full, constraint) must stop the tasks and fail the job.
+          handlerError = e as Error;
+          Atomics.store(live.cancelFlag, 0, 1);
+        }
+      });
+      return channel;
     });
 
+    // One abort signal per call: the job-wide one (cancel of a queued job, or the grace timeout)
+    // aborts all; a sibling's failure aborts only calls still waiting in the queue, while running
+    // ones stop at their next checkCancelled() and still report their end.
+    const aborts = calls.map(() => new AbortController());
+    let firstError: unknown = null; // in time, not task order: siblings then fail with 'cancelled'
+    live.abort.signal.addEventListener('abort', () => aborts.forEach((a) => a.abort()), { once: true });
+    const runs = calls.map((call, i) =>
+      this.pool
+        .run(
+          { task: call.task, input: call.input, port: channels[i]!.port2, cancel: live.cancelFlag },
+          { transferList: [channels[i]!.port2, ...(call.transfer ?? [])] as never, signal: aborts[i]!.signal },
+        )
+        .catch((e: unknown) => {
+          if (firstError === null && !isAbortError(e)) firstError = e;
+          Atomics.store(live.cancelFlag, 0, 1);
+          channels.forEach((c, j) => {
+            if (!c.started) aborts[j]!.abort();
+          });
+          throw e;
+        }),
+    );
+    const settled = await Promise.allSettled(runs);
     try {
-      const output = await this.pool.run(
-        { task: spec.task, input: spec.input, port: port2, cancel: live.cancelFlag },
-        { transferList: [port2, ...(spec.transfer ?? [])] as never, signal: live.abort.signal },
-      );
-      await ended;
+      const failure = settled.find((r) => r.status === 'rejected');
+      if (failure) throw (failure as PromiseRejectedResult).reason;
+      await Promise.all(channels.map((c) => c.ended));
       if (handlerError) throw handlerError;
       if (live.cancelRequested) throw new Error(CANCELLED_MESSAGE);
+      const outputs = settled.map((r) => (r as PromiseFulfilledResult<unknown>).value);
+      const output = parallel ? outputs : outputs[0];
       const result = spec.onSuccess ? spec.onSuccess(output, current) : ((output ?? {}) as Record<string, unknown>);
       persist({ state: 'done', progress: 1, message: 'done', result, finishedAt: new Date().toISOString() });
     } catch (e) {
-      // A task that threw still posts 'end' (unless its worker was terminated): wait for it so no
-      // streamed chunk lands after the cleanup below.
-      await Promise.race([ended, new Promise((r) => setTimeout(r, 2_000))]);
+      // A task that started and threw still posts 'end' (unless its worker was terminated): wait
+      // for those so no streamed chunk lands after the cleanup below. Tasks aborted in the queue
+      // never started and send nothing.
+      const startedEnds = channels.filter((c) => c.started).map((c) => c.ended);
+      await Promise.race([Promise.all(startedEnds), new Promise((r) => setTimeout(r, 2_000))]);
       closed = true;
-      const err = handlerError ?? (e as Error);
+      const err = handlerError ?? (firstError as Error | null) ?? (e as Error);
       const cancelled = live.cancelRequested && !handlerError;
       try {
         spec.onAbort?.(current);
@@ -209,10 +258,14 @@ export class JobRunner {
         finishedAt: new Date().toISOString(),
       });
     } finally {
-      port1.close();
+      for (const c of channels) c.port1.close();
     }
     return current;
   }
+}
+
+function isAbortError(e: unknown): boolean {
+  return e instanceof Error && (e.name === 'AbortError' || /aborted/i.test(e.message));
 }
 
 function errorMessage(e: unknown): string {

@@ -107,4 +107,47 @@ describe('JobRunner on piscina', () => {
     expect(final.state).toBe('failed');
     expect(final.error).toContain('unknown worker task "nope"');
   });
+
+  it('a parallel job runs its tasks on the pool, aggregates progress and returns outputs in task order', async () => {
+    const { runner, events } = setup();
+    const tasks = [5, 10, 15, 20, 25, 30].map((steps) => ({ task: 'spin' as const, input: { steps, work: 10_000 } }));
+    const messages: number[] = [];
+    const { done } = runner.submit({
+      kind: 'batch', params: {}, tasks,
+      onMessage: (_m, _j, i) => messages.push(i),
+      onSuccess: (outputs) => ({ steps: (outputs as { steps: number }[]).map((o) => o.steps) }),
+    });
+    const final = await done;
+    expect(final.state).toBe('done');
+    expect(final.result).toEqual({ steps: [5, 10, 15, 20, 25, 30] });
+    const progress = events.filter((e) => e.state === 'running').map((e) => e.progress);
+    for (let i = 1; i < progress.length; i++) expect(progress[i]!).toBeGreaterThanOrEqual(progress[i - 1]! - 1e-12);
+    expect(messages).toEqual([]); // spin streams nothing but progress
+  });
+
+  it('the first failing task of a parallel job fails the job, stops its siblings and runs cleanup once', async () => {
+    const { runner } = setup({ cancelGraceMs: 60_000 });
+    let cleaned = 0;
+    const tasks = [
+      { task: 'spin' as const, input: { steps: 1_000_000, work: 50_000 } },
+      { task: 'spin' as const, input: { steps: 100, work: 1_000, failAt: 20 } },
+      { task: 'spin' as const, input: { steps: 1_000_000, work: 50_000 } },
+    ];
+    const t0 = Date.now();
+    const { done } = runner.submit({ kind: 'batch', params: {}, tasks, onAbort: () => { cleaned++; } });
+    const final = await done;
+    expect(final.state).toBe('failed');
+    expect(final.error).toContain('spin failed on purpose at step 20');
+    expect(cleaned).toBe(1);
+    expect(Date.now() - t0).toBeLessThan(20_000); // the endless siblings were stopped
+  });
+
+  it('cancelling a parallel job stops every task', async () => {
+    const { runner } = setup({ cancelGraceMs: 60_000 });
+    const tasks = [0, 1, 2, 3].map(() => ({ task: 'spin' as const, input: { steps: 1_000_000, work: 50_000 } }));
+    const { job, done } = runner.submit({ kind: 'batch', params: {}, tasks });
+    await new Promise((r) => setTimeout(r, 300));
+    runner.cancel(job.id);
+    expect((await done).state).toBe('cancelled');
+  });
 });
