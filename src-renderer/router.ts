@@ -11,8 +11,6 @@ import PlannedView from './views/PlannedView.vue';
 /** Pages that later issues build; each says in one sentence what it will hold. */
 const planned: { path: string; title: string; holds: string }[] = [
   { path: '/primitives', title: 'Primitives', holds: 'Terrain primitives (trees, shrubs, grass patches, ground) extracted from labelled drive logs, with their class, extents and fitted elements.' },
-  { path: '/sensors', title: 'Sensors', holds: 'Lidar sensor profiles (beam layout, scan pattern, timing, range noise) used for import and simulation.' },
-  { path: '/scenes', title: 'Scenes', holds: 'Composed scenes: a terrain plus placed primitives, ready to be simulated with any sensor.' },
   { path: '/studies', title: 'Studies', holds: 'Sensor and mount comparisons: costmaps and A* plans for each candidate, side by side.' },
   { path: '/evaluation', title: 'Evaluation', holds: 'Observation-level metrics of simulation runs against real drive logs.' },
 ];
@@ -22,6 +20,9 @@ const routes: RouteRecordRaw[] = [
   { path: '/projects', component: ProjectsView },
   { path: '/logs', component: DriveLogsView },
   { path: '/logs/:id(\\d+)', component: () => import('./views/LogView.vue'), props: (r) => ({ id: Number(r.params.id) }) },
+  { path: '/sensors', component: () => import('./views/SensorsView.vue') },
+  { path: '/scenes', component: () => import('./views/ScenesView.vue') },
+  { path: '/runs/:id(\\d+)', component: () => import('./views/RunView.vue'), props: (r) => ({ id: Number(r.params.id) }) },
   ...planned.map((p) => ({ path: p.path, component: PlannedView, props: { title: p.title, holds: p.holds } })),
   { path: '/:pathMatch(.*)*', redirect: '/projects' },
 ];

@@ -31,6 +31,43 @@ export type JobState = (typeof JOB_STATES)[number];
 export const COLOR_MODES = ['height', 'intensity', 'class', 'time'] as const;
 export type ColorMode = (typeof COLOR_MODES)[number];
 
+export const SIMULATION_MODES = ['hybrid', 'voxel', 'physics', 'mesh'] as const;
+export const SimulationMode = z.enum(SIMULATION_MODES);
+export type SimulationMode = z.infer<typeof SimulationMode>;
+
+export const SCENE_KINDS = ['offroad', 'hybrid-strip', 'cylinder-stand', 'rod-bench'] as const;
+export const SceneKind = z.enum(SCENE_KINDS);
+export type SceneKind = z.infer<typeof SceneKind>;
+
+const Vec3 = z.tuple([z.number().finite(), z.number().finite(), z.number().finite()]);
+const Seed = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** Where the vehicle is while the sensor fires (world ← vehicle poses over time). */
+export const TrajectorySpec = z.discriminatedUnion('kind', [
+  /** Standing still at `position`, heading `headingDeg` (counter-clockwise from +x). */
+  z.object({ kind: z.literal('static'), seconds: z.number().positive().max(3600), position: Vec3, headingDeg: z.number().finite().default(0) }).strict(),
+  /** Driving a straight line at constant speed. */
+  z
+    .object({
+      kind: z.literal('straight'),
+      seconds: z.number().positive().max(3600),
+      start: Vec3,
+      headingDeg: z.number().finite().default(0),
+      speed: z.number().min(0).max(60),
+    })
+    .strict(),
+  /** The sensor poses of a recorded drive log (re-simulate a real drive). */
+  z.object({ kind: z.literal('log'), logId: Id, seconds: z.number().positive().max(3600).optional() }).strict(),
+]);
+export type TrajectorySpec = z.infer<typeof TrajectorySpec>;
+
+/** A sensor profile id: lowercase letters, digits and dashes ('vlp16', 'lms291-180-05'). */
+export const ProfileId = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, { error: 'a profile id is 1 to 64 lowercase letters, digits and dashes, not starting or ending with a dash' });
+/** A whole profile in a request, either form (SensorProfileData or ProfileFileData): the service checks it field by field. */
+const ProfileBody = z.record(z.string(), z.unknown());
+
 // ---------- request schemas, one per method ----------
 
 const empty = z.object({}).strict();
@@ -63,6 +100,56 @@ export const requestSchemas = {
       format: LogFormat.optional(),
     })
     .strict(),
+  'scenes.list': empty,
+  'scenes.delete': z.object({ id: Id }).strict(),
+  /** Build a procedural scene in a worker and store it (a job). */
+  'scenes.generate': z
+    .object({
+      kind: SceneKind,
+      seed: Seed.default(1),
+      name: z.string().min(1).max(255).optional(),
+      /** Kind-specific parameters, checked by the generator (e.g. sizeM, lambda, backgroundOffset). */
+      params: z.record(z.string(), z.number().finite()).default({}),
+    })
+    .strict(),
+  'runs.list': empty,
+  'runs.get': z.object({ id: Id }).strict(),
+  'runs.delete': z.object({ id: Id }).strict(),
+  'runs.cloud': z
+    .object({ id: Id, budget: z.number().int().min(1_000).max(20_000_000).default(2_000_000) })
+    .strict(),
+  /** Simulate a sensor along a trajectory in a scene (a parallel job); the run is stored. */
+  'simulate.start': z
+    .object({
+      sceneId: Id,
+      profileId: z.string().min(1).max(128),
+      mode: SimulationMode.default('hybrid'),
+      seed: Seed.default(1),
+      trajectory: TrajectorySpec,
+      name: z.string().min(1).max(255).optional(),
+      /** Packets per batch (a unit of parallel work); fixed so results do not depend on workers. */
+      batchPackets: z.number().int().min(1).max(100_000).default(64),
+      rangeSampler: z.enum(['gaussian-point', 'along-ray']).default('along-ray'),
+    })
+    .strict(),
+  /** Built-in profiles and, with a project open, the project's custom ones. */
+  'profiles.list': empty,
+  /** A profile in SI units (SensorProfileData). */
+  'profiles.get': z.object({ id: ProfileId }).strict(),
+  /** A profile in the file form (ProfileFileData: degrees, ms, mrad), as files and the editor hold it. */
+  'profiles.getFile': z.object({ id: ProfileId }).strict(),
+  /** Save a custom profile (insert, or replace the custom profile of that id); either form; checked field by field. */
+  'profiles.save': z.object({ profile: ProfileBody }).strict(),
+  'profiles.delete': z.object({ id: ProfileId }).strict(),
+  /** A calibration file on the host (ROS velodyne YAML, Velodyne db.xml, Ouster metadata JSON, or a Thicket profile JSON) → a saved custom profile. */
+  'profiles.import': z
+    .object({ path: z.string().min(1).max(4096), id: ProfileId.optional(), name: z.string().min(1).max(200).optional() })
+    .strict(),
+  /** One revolution's beam directions, decimated for display; of a stored profile (`id`) or of an unsaved one (`profile`, checked as by save). */
+  'profiles.pattern': z
+    .object({ id: ProfileId.optional(), profile: ProfileBody.optional(), maxRays: z.number().int().min(100).max(2_000_000).default(60_000) })
+    .strict()
+    .refine((r) => (r.id === undefined) !== (r.profile === undefined), { error: 'give either id or profile' }),
   'jobs.list': z.object({ limit: z.number().int().min(1).max(1000).default(100) }).strict(),
   'jobs.get': z.object({ id: Id }).strict(),
   'jobs.cancel': z.object({ id: Id }).strict(),
@@ -135,14 +222,15 @@ export interface DriveLogInfo {
 
 /** Decimated display cloud; arrays are typed and travel as binary frames / structured clones. */
 export interface CloudData {
-  logId: number;
+  /** What the cloud shows: a recorded drive log or a simulated run. */
+  source: { kind: 'log' | 'run'; id: number };
   totalPoints: number;
   /** x,y,z world coordinates, 3 per point. */
   positions: Float32Array;
   intensity: Float32Array;
   /** Seconds since the log's start. */
   time: Float32Array;
-  /** Class id per point (0 = unlabeled). */
+  /** Class id per point (0 = unlabeled; simulated runs carry the ground truth). */
   classId: Uint8Array;
   bounds: Bounds | null;
 }
@@ -165,6 +253,116 @@ export interface ImportStarted {
   job: JobInfo;
 }
 
+export interface SceneInfo {
+  id: number;
+  name: string;
+  /** What the scene holds (kind, seed, counts, bounds): small JSON. */
+  meta: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface RunInfo {
+  id: number;
+  name: string;
+  sceneId: number | null;
+  profileId: string;
+  mode: SimulationMode;
+  seed: number;
+  trajectory: Record<string, unknown> | null;
+  params: Record<string, unknown>;
+  packets: number;
+  points: number;
+  hits: number;
+  misses: number;
+  durationS: number;
+  bounds: Bounds | null;
+  createdAt: string;
+}
+
+export type BeamShape = 'circular' | 'rectangular' | 'elliptical';
+export type ReturnMode = 'first' | 'last' | 'strongest' | 'strongest+last';
+export type ProfileKind = 'spinning' | 'planar';
+
+/**
+ * A sensor profile in SI units (metres, radians, seconds): the same shape as
+ * src-worker/sensors/profile.ts's SensorProfile, which the contract may not import; a type check in
+ * src-main/services/profiles-service.ts fails the build if the two drift apart.
+ */
+export interface SensorProfileData {
+  id: string;
+  name: string;
+  description: string;
+  builtin: boolean;
+  kind: ProfileKind;
+  groups: {
+    name: string;
+    firingPeriod: number;
+    lasers: { elevation: number; azimuthOffset: number; timeOffset: number; rangeOffset: number; verticalOffset: number; horizontalOffset: number }[];
+  }[];
+  rotationHz: number;
+  spin?: 'ccw' | 'cw';
+  azimuthStart: number;
+  azimuthEnd: number;
+  range: { min: number; max: number; resolution: number; noiseSigma: number };
+  beam: { shape: BeamShape; divergenceH: number; divergenceV: number };
+  returns: { mode: ReturnMode; signalCutoff: number };
+  intensity: { model: 'lambertian'; scale: number; rangeFalloff: boolean };
+  mount: [number, number, number, number, number, number, number];
+  sequencesPerPacket: number;
+  source: string;
+}
+
+/**
+ * A sensor profile as files hold it (src-worker/sensors/profile-schema.ts's ProfileFile): the same
+ * fields, angles in degrees, times in ms, divergences in mrad, the mount as xyz (m) + roll/pitch/yaw (degrees).
+ */
+export interface ProfileFileData extends Omit<SensorProfileData, 'builtin' | 'mount'> {
+  format: 'thicket-sensor-profile';
+  version: 1;
+  units: { angle: 'deg'; time: 'ms'; rate: 'Hz'; length: 'm'; divergence: 'mrad' };
+  mount: { xyz: [number, number, number]; rpy: [number, number, number] };
+}
+
+export interface ProfileSummary {
+  id: string;
+  name: string;
+  builtin: boolean;
+  kind: ProfileKind;
+  lasers: number;
+  rotationHz: number;
+  /** Metres. */
+  rangeMax: number;
+  /** Calibration file or reference the per-laser numbers came from. */
+  source: string;
+  description: string;
+  /** Lowest and highest laser elevation (degrees). */
+  elevationMinDeg: number;
+  elevationMaxDeg: number;
+  raysPerRevolution: number;
+  raysPerSecond: number;
+}
+
+/** One revolution's beams for the 3D view (decimated: every `stride`-th firing of each laser). */
+export interface ProfilePattern {
+  /** The profile's id (of the draft, for an unsaved profile). */
+  id: string;
+  /** Unit directions in the vehicle frame (the mount's rotation applied), 3 per ray. */
+  directions: Float32Array;
+  /** Laser index (0 … lasers-1) per ray. */
+  ring: Uint16Array;
+  /** Elevation (degrees) of each laser in the sensor frame, by ring. */
+  ringElevationsDeg: number[];
+  /** Sensor position on the vehicle (m): the mount's translation. */
+  origin: [number, number, number];
+  totalRays: number;
+  stride: number;
+  raysPerSecond: number;
+  /** Azimuth step between successive firings of each laser group (degrees). */
+  azimuthStepsDeg: number[];
+  packetsPerRevolution: number;
+  packetDurationS: number;
+}
+
 export interface Responses {
   'app.info': AppInfo;
   'project.create': ProjectInfo;
@@ -178,6 +376,21 @@ export interface Responses {
   'logs.cloud': CloudData;
   'logs.importFile': ImportStarted;
   'logs.importBytes': ImportStarted;
+  'scenes.list': SceneInfo[];
+  'scenes.delete': { deleted: boolean };
+  'scenes.generate': { job: JobInfo };
+  'runs.list': RunInfo[];
+  'runs.get': RunInfo;
+  'runs.delete': { deleted: boolean };
+  'runs.cloud': CloudData;
+  'simulate.start': { job: JobInfo };
+  'profiles.list': ProfileSummary[];
+  'profiles.get': SensorProfileData;
+  'profiles.getFile': ProfileFileData;
+  'profiles.save': SensorProfileData;
+  'profiles.delete': { deleted: boolean };
+  'profiles.import': SensorProfileData;
+  'profiles.pattern': ProfilePattern;
   'jobs.list': JobInfo[];
   'jobs.get': JobInfo;
   'jobs.cancel': JobInfo;

@@ -1,8 +1,43 @@
 import { parseArgs } from 'node:util';
 import { CliError } from './cli-error';
 
+/** Every flag any command takes; each command reads the ones it needs and validates them. */
+const OPTIONS = {
+  project: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  quiet: { type: 'boolean', default: false },
+  workers: { type: 'string' },
+  format: { type: 'string' },
+  name: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
+  // scenes and simulation
+  kind: { type: 'string' },
+  seed: { type: 'string' },
+  param: { type: 'string', multiple: true },
+  scene: { type: 'string' },
+  profile: { type: 'string' },
+  mode: { type: 'string' },
+  seconds: { type: 'string' },
+  speed: { type: 'string' },
+  start: { type: 'string' },
+  heading: { type: 'string' },
+  'poses-from': { type: 'string' },
+  'batch-packets': { type: 'string' },
+  'range-sampler': { type: 'string' },
+  // validations and benchmarks
+  samples: { type: 'string' },
+  triangles: { type: 'string' },
+  rays: { type: 'string' },
+  // profiles
+  id: { type: 'string' },
+} as const;
+
+type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K] extends { type: 'boolean' } ? boolean : string };
+
 export interface CommonArgs {
   positionals: string[];
+  values: Values;
   project?: string;
   json: boolean;
   quiet: boolean;
@@ -16,32 +51,15 @@ export interface CommonArgs {
 export function parseCli(argv: string[]): CommonArgs {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        project: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        quiet: { type: 'boolean', default: false },
-        workers: { type: 'string' },
-        format: { type: 'string' },
-        name: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', short: 'v', default: false },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
   } catch (e) {
     throw new CliError(`${(e as Error).message}\nRun \`thicket --help\` for usage.`, 2);
   }
-  const v = parsed.values;
-  let workers: number | undefined;
-  if (v.workers !== undefined) {
-    workers = Number(v.workers);
-    if (!Number.isInteger(workers) || workers < 1 || workers > 256) throw new CliError(`--workers: expected a whole number from 1 to 256, got "${v.workers}"`, 2);
-  }
+  const v = parsed.values as Values;
+  const workers = v.workers === undefined ? undefined : intFlag(v, 'workers', 1, 256);
   return {
     positionals: parsed.positionals,
+    values: v,
     project: v.project,
     json: v.json ?? false,
     quiet: v.quiet ?? false,
@@ -56,4 +74,42 @@ export function parseCli(argv: string[]): CommonArgs {
 export function requireProject(args: CommonArgs): string {
   if (!args.project) throw new CliError('--project FILE is required (a .thicket project file)', 2);
   return args.project;
+}
+
+/** A numeric flag, or undefined when absent; a usage error naming the flag when malformed. */
+export function numberFlag(v: Values, name: keyof Values, min = -Infinity, max = Infinity): number | undefined {
+  const raw = v[name];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (typeof raw !== 'string' || raw.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+    throw new CliError(`--${name}: expected a number${Number.isFinite(min) ? ` ≥ ${min}` : ''}${Number.isFinite(max) ? ` and ≤ ${max}` : ''}, got "${String(raw)}"`, 2);
+  }
+  return n;
+}
+
+export function intFlag(v: Values, name: keyof Values, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  const n = numberFlag(v, name, min, max);
+  if (n !== undefined && !Number.isInteger(n)) throw new CliError(`--${name}: expected a whole number, got "${String(v[name])}"`, 2);
+  return n;
+}
+
+/** "x,y,z" → [x, y, z]. */
+export function vec3Flag(v: Values, name: keyof Values): [number, number, number] | undefined {
+  const raw = v[name];
+  if (raw === undefined) return undefined;
+  const parts = String(raw).split(',').map((p) => Number(p.trim()));
+  if (parts.length !== 3 || parts.some((p) => !Number.isFinite(p))) throw new CliError(`--${name}: expected x,y,z in metres, got "${String(raw)}"`, 2);
+  return parts as [number, number, number];
+}
+
+/** Repeated --param key=value → {key: number}. */
+export function paramFlags(v: Values): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of v.param ?? []) {
+    const m = /^([A-Za-z][A-Za-z0-9]*)=(.+)$/.exec(p);
+    const n = m ? Number(m[2]) : NaN;
+    if (!m || !Number.isFinite(n)) throw new CliError(`--param: expected key=number, got "${p}"`, 2);
+    out[m[1]!] = n;
+  }
+  return out;
 }

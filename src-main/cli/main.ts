@@ -12,6 +12,9 @@ import { version } from '../services/version';
 import { projectCommand } from './commands/project';
 import { importCommand } from './commands/import';
 import { benchCommand } from './commands/bench';
+import { profileCommand } from './commands/profile';
+import { sceneCommand } from './commands/scene';
+import { simulateCommand } from './commands/simulate';
 
 type Command = (services: AppServices, args: CommonArgs, progress: ProgressReporter) => Promise<CommandOutput>;
 
@@ -19,6 +22,9 @@ const COMMANDS: Record<string, Command> = {
   project: projectCommand,
   import: importCommand,
   bench: benchCommand,
+  profile: profileCommand,
+  scene: sceneCommand,
+  simulate: simulateCommand,
 };
 
 export async function runCli(argv: string[]): Promise<number> {

@@ -4,6 +4,18 @@ Usage:
   thicket project create --project FILE [--json]
   thicket project info   --project FILE [--json]
   thicket import FILE    --project FILE [--format kitti-bin|pcd] [--name NAME] [--json]
+  thicket scene generate --project FILE [--kind offroad|hybrid-strip|cylinder-stand|rod-bench]
+                         [--seed N] [--param key=value ...] [--name NAME] [--json]
+  thicket scene list     --project FILE [--json]
+  thicket simulate       --project FILE --scene S --profile ID [--mode hybrid|voxel|physics|mesh]
+                         [--seed N] [--seconds T] [--speed V --start x,y,z --heading DEG | --poses-from LOG]
+                         [--batch-packets N] [--range-sampler along-ray|gaussian-point] [--workers N] [--json]
+  thicket profile import FILE [--project FILE] [--id ID] [--name NAME] [--json]
+                         a calibration (ROS velodyne .yaml, Velodyne db.xml, Ouster .json) or a
+                         Thicket profile .json → a profile, saved in the project when given;
+                         --json prints it in the profile file form (degrees, ms, mrad)
+  thicket profile list   [--project FILE] [--json]
+  thicket profile show ID [--project FILE] [--json]
   thicket bench         [--workers N] [--json]
   thicket --version
   thicket --help

@@ -138,23 +138,8 @@ export class JobRunner {
    * Run a task without a persisted job (interactive requests such as a display cloud):
    * returns the task's output and the named outputs it streamed.
    */
-  async runTransient(task: TaskName, input: unknown, transfer: ArrayBuffer[] = []): Promise<{ result: unknown; outputs: Map<string, unknown> }> {
-    const outputs = new Map<string, unknown>();
-    const { port1, port2 } = new MessageChannel();
-    const ended = new Promise<void>((resolve) => {
-      port1.on('message', (m: TaskMessage) => {
-        if (m.type === 'output') outputs.set(m.name, m.value);
-        else if (m.type === 'end') resolve();
-      });
-    });
-    const cancel = new Int32Array(new SharedArrayBuffer(4));
-    try {
-      const result = await this.pool.run({ task, input, port: port2, cancel }, { transferList: [port2, ...transfer] as never });
-      await ended;
-      return { result, outputs };
-    } finally {
-      port1.close();
-    }
+  runTransient(task: TaskName, input: unknown, transfer: ArrayBuffer[] = []): Promise<TransientResult> {
+    return runTransient(this.pool, task, input, transfer);
   }
 
   private async execute(job: JobInfo, spec: JobSpec, live: Live): Promise<JobInfo> {
@@ -261,6 +246,38 @@ export class JobRunner {
       for (const c of channels) c.port1.close();
     }
     return current;
+  }
+}
+
+export interface TransientResult {
+  result: unknown;
+  outputs: Map<string, unknown>;
+}
+
+/** A task on the pool with no job row (also used without an open project, e.g. validations). */
+export async function runTransient(
+  pool: Piscina,
+  task: TaskName,
+  input: unknown,
+  transfer: ArrayBuffer[] = [],
+  onProgress?: (fraction: number, message: string) => void,
+): Promise<TransientResult> {
+  const outputs = new Map<string, unknown>();
+  const { port1, port2 } = new MessageChannel();
+  const ended = new Promise<void>((resolve) => {
+    port1.on('message', (m: TaskMessage) => {
+      if (m.type === 'output') outputs.set(m.name, m.value);
+      else if (m.type === 'progress') onProgress?.(m.fraction, m.message);
+      else if (m.type === 'end') resolve();
+    });
+  });
+  const cancel = new Int32Array(new SharedArrayBuffer(4));
+  try {
+    const result = await pool.run({ task, input, port: port2, cancel }, { transferList: [port2, ...transfer] as never });
+    await ended;
+    return { result, outputs };
+  } finally {
+    port1.close();
   }
 }
 

@@ -27,6 +27,9 @@ import type { ApiHost } from './api-host';
 import { projectHandlers } from './handlers/project-handlers';
 import { logHandlers } from './handlers/log-handlers';
 import { jobHandlers } from './handlers/job-handlers';
+import { profileHandlers } from './handlers/profile-handlers';
+import { sceneHandlers } from './handlers/scene-handlers';
+import { runHandlers } from './handlers/run-handlers';
 import { formatZodError } from './validation';
 import { version } from './version';
 
@@ -71,6 +74,9 @@ export class AppServices implements ApiHost, ServiceContext {
       ...projectHandlers(this),
       ...logHandlers(this),
       ...jobHandlers(this),
+      ...profileHandlers(this),
+      ...sceneHandlers(this),
+      ...runHandlers(this),
     };
   }
 

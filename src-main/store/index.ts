@@ -18,3 +18,6 @@ export {
   type StorableArray,
   type AnyStorableArray,
 } from './typed-blobs';
+export { RunsRepository, type BeginRun, type RunTotals } from './runs-repository';
+export { ScenesRepository, type StoredScene } from './scenes-repository';
+export { ProfilesRepository, type StoredProfileRow } from './profiles-repository';

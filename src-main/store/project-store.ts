@@ -8,6 +8,9 @@ import type { EntityName, ProjectInfo } from '../api/contract';
 import { ArrayStore, type ArrayTable } from './array-store';
 import { JobsRepository } from './jobs-repository';
 import { LogsRepository } from './logs-repository';
+import { RunsRepository } from './runs-repository';
+import { ScenesRepository } from './scenes-repository';
+import { ProfilesRepository } from './profiles-repository';
 import { schemaVersion } from './migrations';
 
 export interface RecoveryReport {
@@ -37,6 +40,9 @@ const ENTITIES = Object.keys(COUNT_SQL) as EntityName[];
 export class ProjectStore {
   readonly logs: LogsRepository;
   readonly jobs: JobsRepository;
+  readonly runs: RunsRepository;
+  readonly scenes: ScenesRepository;
+  readonly profiles: ProfilesRepository;
   /** What recover() did when the project was opened. */
   recovery: RecoveryReport = { discardedImports: 0, discardedRuns: 0, interruptedJobs: 0 };
 
@@ -54,6 +60,9 @@ export class ProjectStore {
   ) {
     this.logs = new LogsRepository(db);
     this.jobs = new JobsRepository(db);
+    this.runs = new RunsRepository(db);
+    this.scenes = new ScenesRepository(db, this.arrays('scene_arrays'));
+    this.profiles = new ProfilesRepository(db);
     this.discardRunsStmt = db.prepare<[]>(
       `DELETE FROM runs WHERE status = 'simulating'
          AND (job_id IS NULL OR job_id NOT IN (SELECT id FROM jobs WHERE state IN ('queued', 'running')))`,

@@ -10,6 +10,8 @@ import { useAppStore } from './app';
 import { useJobsStore } from './jobs';
 import { useLogsStore } from './logs';
 import { useProjectStore } from './project';
+import { useScenesStore } from './scenes';
+import { useRunsStore } from './runs';
 
 /** Coalesce bursts of events (a batch import emits many) into one reload per store. */
 function debounced(fn: () => void, ms = 120): () => void {
@@ -28,10 +30,14 @@ export function startLiveSync(): void {
   const project = useProjectStore();
   const logs = useLogsStore();
   const jobs = useJobsStore();
+  const scenes = useScenesStore();
+  const runs = useRunsStore();
 
   const refreshProject = debounced(() => void project.refresh());
   const refreshLogs = debounced(() => void logs.refresh());
   const refreshJobs = debounced(() => void jobs.refresh());
+  const refreshScenes = debounced(() => void scenes.refresh());
+  const refreshRuns = debounced(() => void runs.refresh());
 
   api.onEvent((event: ApiEvent) => {
     if (event.type === 'job') {
@@ -39,6 +45,9 @@ export function startLiveSync(): void {
       jobs.upsert(event.job);
       // A finished import adds a log; refresh even if the host's driveLogs event is missed.
       if (event.job.state === 'done' && before?.state !== 'done' && /import/i.test(event.job.kind)) refreshLogs();
+      // Likewise a generated scene and a finished simulation run.
+      if (event.job.state === 'done' && before?.state !== 'done' && event.job.kind === 'generate-scene') refreshScenes();
+      if (event.job.state === 'done' && before?.state !== 'done' && event.job.kind === 'simulate') refreshRuns();
       return;
     }
     if (event.entity === 'project') refreshProject();
@@ -46,6 +55,8 @@ export function startLiveSync(): void {
       refreshProject(); // entity counts in the header card
       if (event.entity === 'driveLogs') refreshLogs();
       if (event.entity === 'jobs') refreshJobs();
+      if (event.entity === 'scenes') refreshScenes();
+      if (event.entity === 'runs' || event.entity === 'scenes') refreshRuns(); // a deleted scene unlinks its runs
     }
   });
 
@@ -53,6 +64,11 @@ export function startLiveSync(): void {
     void app.loadInfo();
     void project.refresh();
     void jobs.refresh();
+    // Events sent while disconnected are lost; the path watch below covers a project change.
+    if (project.current) {
+      void scenes.refresh();
+      void runs.refresh();
+    }
   };
 
   watch(
@@ -67,6 +83,13 @@ export function startLiveSync(): void {
     (path) => {
       if (path) void logs.refresh();
       else logs.clear();
+      if (path) {
+        void scenes.refresh();
+        void runs.refresh();
+      } else {
+        scenes.clear();
+        runs.clear();
+      }
       void jobs.refresh();
     },
   );

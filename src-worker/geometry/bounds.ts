@@ -24,3 +24,17 @@ export class BoundsAccumulator {
     return this.count === 0 ? null : { min: [...this.min], max: [...this.max] };
   }
 }
+
+/** Largest float32 value ≤ x (for conservative float32 box minima). */
+export function float32Down(x: number): number {
+  let f = Math.fround(x);
+  while (f > x) f = Math.fround(f - Math.max(Math.abs(f) * 5.960464477539063e-8, 1e-38));
+  return f;
+}
+
+/** Smallest float32 value ≥ x (for conservative float32 box maxima). */
+export function float32Up(x: number): number {
+  let f = Math.fround(x);
+  while (f < x) f = Math.fround(f + Math.max(Math.abs(f) * 5.960464477539063e-8, 1e-38));
+  return f;
+}

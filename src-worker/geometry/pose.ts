@@ -22,3 +22,34 @@ export function transformPoint(
   out[oi + 1] = y + qw * ty + (qz * tx - qx * tz) + pose[o + 1]!;
   out[oi + 2] = z + qw * tz + (qx * ty - qy * tx) + pose[o + 2]!;
 }
+
+/**
+ * Rotation matrix (row-major, world ← local) of the unit quaternion at pose[o+3..o+6], written
+ * to out[oi..oi+8]. The quaternion is normalised first, so slightly denormalised input is fine.
+ */
+export function poseRotationMatrix(pose: ArrayLike<number>, o: number, out: Float64Array | Float32Array, oi: number): void {
+  let qx = pose[o + 3]!, qy = pose[o + 4]!, qz = pose[o + 5]!, qw = pose[o + 6]!;
+  const n = Math.hypot(qx, qy, qz, qw);
+  if (n > 0) {
+    qx /= n; qy /= n; qz /= n; qw /= n;
+  } else {
+    qx = 0; qy = 0; qz = 0; qw = 1;
+  }
+  const xx = qx * qx, yy = qy * qy, zz = qz * qz;
+  const xy = qx * qy, xz = qx * qz, yz = qy * qz;
+  const wx = qw * qx, wy = qw * qy, wz = qw * qz;
+  out[oi] = 1 - 2 * (yy + zz);
+  out[oi + 1] = 2 * (xy - wz);
+  out[oi + 2] = 2 * (xz + wy);
+  out[oi + 3] = 2 * (xy + wz);
+  out[oi + 4] = 1 - 2 * (xx + zz);
+  out[oi + 5] = 2 * (yz - wx);
+  out[oi + 6] = 2 * (xz - wy);
+  out[oi + 7] = 2 * (yz + wx);
+  out[oi + 8] = 1 - 2 * (xx + yy);
+}
+
+/** Unit quaternion [qx, qy, qz, qw] of a rotation by `angle` radians about the z axis (yaw). */
+export function yawQuaternion(angle: number): [number, number, number, number] {
+  return [0, 0, Math.sin(angle / 2), Math.cos(angle / 2)];
+}

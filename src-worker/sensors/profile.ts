@@ -46,6 +46,12 @@ export interface SensorProfile {
   groups: LaserGroup[];
   /** Head revolutions (spinning) or mirror scans (planar) per second. */
   rotationHz: number;
+  /**
+   * Optional (absent = 'ccw'): which way the head or mirror turns, seen from above (+z).
+   * 'ccw': the encoder azimuth grows with time from azimuthStart; 'cw' (Velodyne, Ouster):
+   * it falls from azimuthEnd. Only the order in time of the firings changes, not their directions.
+   */
+  spin?: 'ccw' | 'cw';
   /** Emitted azimuth window (rad); a full spin is [0, 2π). */
   azimuthStart: number;
   azimuthEnd: number;

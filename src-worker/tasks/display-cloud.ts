@@ -46,6 +46,7 @@ export function buildDisplayCloud(input: DisplayCloudInput, ctx?: TaskContext): 
       positions[3 * k + 2] = z;
       intensity[k] = c.rayIntensity[r]!;
       time[k] = c.packetTime[p]! + c.rayTime[r]!;
+      classId[k] = c.rayClass[r]!;
       k++;
     });
   });

@@ -2,12 +2,18 @@
 import { importCloud } from './import-cloud';
 import { displayCloudTask } from './display-cloud';
 import { spin, sumArray } from './diagnostics';
+import { generateScene } from './generate-scene';
+import { simulateBatch } from './simulate-batch';
+import { validateTask } from './validate';
 
 export const TASKS = {
   'import-cloud': importCloud,
   'display-cloud': displayCloudTask,
   spin,
   'sum-array': sumArray,
+  'generate-scene': generateScene,
+  'simulate-batch': simulateBatch,
+  validate: validateTask,
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -5,6 +5,7 @@ import { requireProject, type CommonArgs } from '../args';
 import { CliError } from '../cli-error';
 import type { CommandOutput } from '../output';
 import type { ProgressReporter } from '../progress';
+import { waitForJob } from '../wait-job';
 
 export async function importCommand(services: AppServices, args: CommonArgs, progress: ProgressReporter): Promise<CommandOutput> {
   const file = args.positionals[1];
@@ -13,21 +14,13 @@ export async function importCommand(services: AppServices, args: CommonArgs, pro
     throw new CliError(`--format: unknown format "${args.format}" (known: ${LOG_FORMATS.join(', ')})`, 2);
   }
   await services.call('project.open', { path: requireProject(args) });
-  const off = services.onEvent((e) => {
-    if (e.type === 'job') progress.job(e.job);
+  const { job } = await services.call('logs.importFile', {
+    path: resolve(file),
+    ...(args.format ? { format: args.format as LogFormat } : {}),
+    ...(args.name ? { name: args.name } : {}),
   });
-  try {
-    const { job } = await services.call('logs.importFile', {
-      path: resolve(file),
-      ...(args.format ? { format: args.format as LogFormat } : {}),
-      ...(args.name ? { name: args.name } : {}),
-    });
-    const final = await services.whenJobSettled(job.id);
-    if (final.state !== 'done') throw new CliError(final.error ?? `import ${final.state}`);
-    const r = final.result as Record<string, number | string>;
-    const json = { log: r.log, format: r.format, packets: r.packets, points: r.points, hits: r.hits, misses: r.misses, durationS: r.durationS };
-    return { json, text: `imported ${file} as drive log ${r.log}: ${r.points} points in ${r.packets} packet(s) (${r.format})` };
-  } finally {
-    off();
-  }
+  progress.job(job);
+  const r = (await waitForJob(services, job.id, progress)) as Record<string, number | string>;
+  const json = { log: r.log, format: r.format, packets: r.packets, points: r.points, hits: r.hits, misses: r.misses, durationS: r.durationS };
+  return { json, text: `imported ${file} as drive log ${r.log}: ${r.points} points in ${r.packets} packet(s) (${r.format})` };
 }

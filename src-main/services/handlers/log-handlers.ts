@@ -28,7 +28,7 @@ export function logHandlers(ctx: ServiceContext): Pick<Handlers, LogMethods> {
       // The transform and decimation run in a worker: a large log would block the host's event loop.
       const { outputs } = await session.runner.runTransient('display-cloud', { chunks, budget }, chunks.flatMap(chunkBuffers));
       const cloud = outputs.get('cloud') as DisplayCloud;
-      return { logId: id, ...cloud };
+      return { source: { kind: 'log', id }, ...cloud };
     },
     'logs.importFile': ({ path, format, name }) => {
       const { job } = startImport(ctx.requireSession(), ctx.events, { path, format, name });

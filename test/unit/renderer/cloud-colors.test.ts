@@ -7,7 +7,7 @@ function cloud(n: number): CloudData {
   const positions = new Float32Array(n * 3);
   for (let i = 0; i < n; i++) positions.set([i, -i, i / 10], i * 3);
   return {
-    logId: 1,
+    source: { kind: 'log', id: 1 },
     totalPoints: n * 4,
     positions,
     intensity: Float32Array.from({ length: n }, (_, i) => (i % 10) / 10),

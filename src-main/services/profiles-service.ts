@@ -1,0 +1,261 @@
+/**
+ * Sensor profiles: built-ins (resources/, bundled) and a project's custom profiles, behind one
+ * set of use cases for the API handlers, the CLI and the simulation service.
+ *
+ * - Built-ins are listed from the bundle; a project gets a copy of a built-in only when something
+ *   in it references one (resolveProfileForUse: drive logs and runs hold the profile id as a
+ *   foreign key). The copy is refreshed on each use.
+ * - Custom profiles are stored in SI (the SensorProfile JSON), checked on the way in and on the
+ *   way out (a row edited by another tool still fails with the field and the reason).
+ * - Every error is an ApiError: bad_input (names the field or the file place), not_found, conflict.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import {
+  ApiError,
+  type ProfileFileData,
+  type ProfilePattern,
+  type ProfileSummary,
+  type SensorProfileData,
+} from '../api/contract';
+import type { ProjectStore } from '../store';
+import type { SensorProfile } from '../../src-worker/sensors/profile';
+import {
+  ProfileError,
+  isProfileFile,
+  laserCount,
+  parseJsonText,
+  profileFromAny,
+  toProfileFile,
+  validateProfile,
+  validateProfileFile,
+  fromProfileFile,
+  type ProfileFile,
+} from '../../src-worker/sensors/profile-schema';
+import { builtinProfile, builtinProfiles, isBuiltinId } from '../../src-worker/sensors/builtins';
+import { CalibrationError, importCalibration } from '../../src-worker/sensors/calibration';
+import { azimuthStep, decimatePattern, packetDurationOf, raysPerRevolution, revolutionPattern } from '../../src-worker/sensors/scan-pattern';
+
+// The contract mirrors the worker's types (it may not import them); these fail to compile if they drift.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameProfile: Same<SensorProfile, SensorProfileData> = true;
+const sameFile: Same<ProfileFile, ProfileFileData> = true;
+void sameProfile;
+void sameFile;
+
+/** Calibration and profile files larger than this are refused before reading (the real ones are < 100 kB). */
+export const MAX_PROFILE_FILE_BYTES = 16 * 1024 * 1024;
+
+const R2D = 180 / Math.PI;
+
+/** A ProfileError or CalibrationError as the API's bad_input; anything else passes through. */
+function asApiError(e: unknown): unknown {
+  if (e instanceof ProfileError || e instanceof CalibrationError) return new ApiError('bad_input', e.message);
+  return e;
+}
+
+function checked<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw asApiError(e);
+  }
+}
+
+function summary(p: SensorProfile): ProfileSummary {
+  const elevations = p.groups.flatMap((g) => g.lasers.map((l) => l.elevation * R2D));
+  const rays = raysPerRevolution(p);
+  return {
+    id: p.id,
+    name: p.name,
+    builtin: p.builtin,
+    kind: p.kind,
+    lasers: laserCount(p),
+    rotationHz: p.rotationHz,
+    rangeMax: p.range.max,
+    source: p.source,
+    description: p.description,
+    elevationMinDeg: Math.min(...elevations),
+    elevationMaxDeg: Math.max(...elevations),
+    raysPerRevolution: rays,
+    raysPerSecond: rays * p.rotationHz,
+  };
+}
+
+/** The stored custom profile `id`, checked; null when the project has none of that id. */
+function storedCustom(store: ProjectStore, id: string): SensorProfile | null {
+  const row = store.profiles.get(id);
+  if (!row || row.builtin) return null;
+  return checked(() => {
+    let value: unknown;
+    try {
+      value = JSON.parse(row.json);
+    } catch {
+      throw new ApiError('bad_input', `profile "${id}" in this project is not valid JSON`);
+    }
+    return { ...validateProfile(value, `profile "${id}" in this project`), builtin: false };
+  });
+}
+
+/** Built-ins, then the project's custom profiles (by name). */
+export function listProfiles(store: ProjectStore | null): ProfileSummary[] {
+  const out = builtinProfiles().map((p) => summary(p));
+  if (!store) return out;
+  const custom: ProfileSummary[] = [];
+  for (const row of store.profiles.list()) {
+    if (row.builtin && isBuiltinId(row.id)) continue; // a reference copy of a bundled built-in
+    try {
+      const p = storedCustom(store, row.id) ?? (row.builtin ? { ...validateProfile(JSON.parse(row.json)), builtin: true } : null);
+      if (p) custom.push(summary(p));
+    } catch (e) {
+      // One damaged row must not hide the others: list it with what is known, the error as its description.
+      custom.push({
+        id: row.id,
+        name: row.name,
+        builtin: row.builtin,
+        kind: 'spinning',
+        lasers: 0,
+        rotationHz: 0,
+        rangeMax: 0,
+        source: '',
+        description: `cannot be read: ${(e as Error).message}`,
+        elevationMinDeg: 0,
+        elevationMaxDeg: 0,
+        raysPerRevolution: 0,
+        raysPerSecond: 0,
+      });
+    }
+  }
+  return [...out, ...custom];
+}
+
+/** A profile by id: a built-in (no project needed) or the open project's custom profile. */
+export function getProfile(store: ProjectStore | null, id: string): SensorProfile {
+  const b = builtinProfile(id);
+  if (b) return b;
+  const c = store ? storedCustom(store, id) : null;
+  if (c) return c;
+  throw new ApiError('not_found', store ? `no sensor profile "${id}" (neither built in nor in this project)` : `no built-in sensor profile "${id}" (open a project for its custom profiles)`);
+}
+
+export function getProfileFile(store: ProjectStore | null, id: string): ProfileFile {
+  return toProfileFile(getProfile(store, id));
+}
+
+/** Either form → a checked custom SI profile (`origin` prefixes error messages). */
+export function checkProfile(input: unknown, origin?: string): SensorProfile {
+  return checked(() => ({ ...profileFromAny(input, { builtin: false, ...(origin ? { origin } : {}) }), builtin: false }));
+}
+
+/** Save a custom profile (insert or replace); refuses a built-in's id. */
+export function saveProfile(store: ProjectStore, input: unknown): SensorProfile {
+  const profile = checkProfile(input);
+  if (isBuiltinId(profile.id)) {
+    throw new ApiError('conflict', `"${profile.id}" is a built-in profile: give the custom profile another id (e.g. "${profile.id}-custom")`);
+  }
+  store.profiles.saveCustom(profile.id, profile.name, JSON.stringify(profile));
+  return profile;
+}
+
+export function deleteProfile(store: ProjectStore, id: string): boolean {
+  if (isBuiltinId(id)) throw new ApiError('conflict', `"${id}" is a built-in profile and cannot be deleted`);
+  if (!store.profiles.get(id)) throw new ApiError('not_found', `no custom profile "${id}" in this project`);
+  return store.profiles.deleteCustom(id);
+}
+
+/**
+ * The profile a drive log or run will reference: the built-in (copied into the project, since
+ * the reference is a foreign key) or the project's custom profile. For the import and simulation services.
+ */
+export function resolveProfileForUse(store: ProjectStore, id: string): SensorProfile {
+  const p = getProfile(store, id);
+  if (p.builtin) store.profiles.storeBuiltin(p.id, p.name, JSON.stringify(p));
+  return p;
+}
+
+export interface ReadProfileFile {
+  profile: SensorProfile;
+  /** e.g. "ROS velodyne calibration YAML", "Thicket profile JSON". */
+  format: string;
+  /** The model whose timing was assumed ('vlp16', 'hdl32e', 'hdl64e', 'generic', 'ouster'), or 'file'. */
+  model: string;
+}
+
+/**
+ * Read a calibration (or a Thicket profile JSON) from the host's disk → a custom profile (not saved).
+ * Errors name the file, the place in it and the reason.
+ */
+export async function readProfileFile(path: string, opts: { id?: string; name?: string } = {}): Promise<ReadProfileFile> {
+  const name = basename(path);
+  let size: number;
+  try {
+    const s = await stat(path);
+    if (!s.isFile()) throw new ApiError('bad_input', `${path}: not a file`);
+    size = s.size;
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ApiError(code === 'ENOENT' ? 'not_found' : 'bad_input', `${path}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+  if (size > MAX_PROFILE_FILE_BYTES) throw new ApiError('bad_input', `${name}: ${size} bytes is too large for a calibration file (at most ${MAX_PROFILE_FILE_BYTES})`);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new ApiError('bad_input', `${path}: ${(e as Error).message}`);
+  }
+  return checked(() => {
+    // A Thicket profile file (what `thicket profile show --json` prints) is accepted as-is.
+    if (/\.json$/i.test(name) && text.includes('thicket-sensor-profile')) {
+      const value = parseJsonText(text, name);
+      if (isProfileFile(value)) {
+        const file = validateProfileFile(value, name);
+        const profile = fromProfileFile({ ...file, ...(opts.id ? { id: opts.id } : {}), ...(opts.name ? { name: opts.name } : {}) }, false);
+        return { profile, format: 'Thicket profile JSON', model: 'file' };
+      }
+    }
+    const r = importCalibration(text, name, opts);
+    return { profile: r.profile, format: r.format, model: r.model };
+  });
+}
+
+/** Import a file into the project as a custom profile (refusing a built-in's id). */
+export async function importProfileFile(store: ProjectStore, path: string, opts: { id?: string; name?: string } = {}): Promise<ReadProfileFile> {
+  const r = await readProfileFile(path, opts);
+  saveProfile(store, r.profile);
+  return r;
+}
+
+function rotateByQuaternion(q: readonly number[], v: Float32Array): Float32Array {
+  const [x, y, z, w] = [q[3]!, q[4]!, q[5]!, q[6]!];
+  if (x === 0 && y === 0 && z === 0) return v;
+  // v' = v + 2w (u × v) + 2 u × (u × v), u = (x, y, z)
+  const out = new Float32Array(v.length);
+  for (let i = 0; i < v.length; i += 3) {
+    const vx = v[i]!, vy = v[i + 1]!, vz = v[i + 2]!;
+    const cx = y * vz - z * vy, cy = z * vx - x * vz, cz = x * vy - y * vx;
+    out[i] = vx + 2 * (w * cx + y * cz - z * cy);
+    out[i + 1] = vy + 2 * (w * cy + z * cx - x * cz);
+    out[i + 2] = vz + 2 * (w * cz + x * cy - y * cx);
+  }
+  return out;
+}
+
+/** One revolution's beams, decimated to at most `maxRays`, in the vehicle frame. */
+export function beamPattern(profile: SensorProfile, maxRays: number): ProfilePattern {
+  const pattern = revolutionPattern(profile);
+  const d = decimatePattern(pattern, maxRays);
+  return {
+    id: profile.id,
+    directions: rotateByQuaternion(profile.mount, d.dir),
+    ring: d.ring,
+    ringElevationsDeg: profile.groups.flatMap((g) => g.lasers.map((l) => l.elevation * R2D)),
+    origin: [profile.mount[0], profile.mount[1], profile.mount[2]],
+    totalRays: pattern.rayCount,
+    stride: d.stride,
+    raysPerSecond: pattern.rayCount * profile.rotationHz,
+    azimuthStepsDeg: profile.groups.map((_, i) => azimuthStep(profile, i) * R2D),
+    packetsPerRevolution: pattern.packetsPerRevolution,
+    packetDurationS: packetDurationOf(profile),
+  };
+}

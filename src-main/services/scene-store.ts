@@ -1,0 +1,33 @@
+/**
+ * Moving stored scenes into shared memory: every typed array of a scene is copied once into a
+ * SharedArrayBuffer, so all simulation batches on the pool read the same bytes without copies.
+ */
+
+type Typed = Float32Array | Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array | Int8Array | Int16Array;
+
+export function toShared<T>(value: T): T {
+  if (ArrayBuffer.isView(value)) {
+    const src = value as unknown as Typed;
+    if (src.buffer instanceof SharedArrayBuffer) return value;
+    const Ctor = src.constructor as new (b: SharedArrayBuffer) => Typed;
+    const out = new Ctor(new SharedArrayBuffer(src.byteLength));
+    out.set(src);
+    return out as unknown as T;
+  }
+  if (Array.isArray(value)) return value.map((v) => toShared(v)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = toShared(v);
+    return out as T;
+  }
+  return value;
+}
+
+/** Every ArrayBuffer reachable from a value (for transfer lists). */
+export function collectBuffers(value: unknown, out: ArrayBuffer[] = []): ArrayBuffer[] {
+  if (ArrayBuffer.isView(value)) {
+    if (value.buffer instanceof ArrayBuffer && !out.includes(value.buffer)) out.push(value.buffer);
+  } else if (Array.isArray(value)) value.forEach((v) => collectBuffers(v, out));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => collectBuffers(v, out));
+  return out;
+}

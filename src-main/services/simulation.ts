@@ -1,0 +1,93 @@
+/**
+ * Simulation as a parallel job: the packets of a drive are cut into fixed-size batches (the
+ * batch size is part of the request, never derived from the worker count), each batch is a
+ * task on the pool reading the scene from shared memory, and each batch's packets are stored as
+ * one chunk keyed by the batch index. Every packet draws from its own random stream (seed,
+ * packet index), so the stored run is bit-identical whatever the number of workers.
+ */
+import { ApiError, type ParsedRequest } from '../api/contract';
+import type { RunningJob } from '../jobs/job-runner';
+import type { SimulateBatchInput, SimulateBatchSummary } from '../../src-worker/tasks/simulate-batch';
+import type { SensorProfile } from '../../src-worker/sensors/profile';
+import type { SceneData } from '../../src-worker/scene/scene-data';
+import { BoundsAccumulator } from '../../src-worker/geometry/bounds';
+import { chunkBounds } from '../../src-worker/formats/chunk-points';
+import type { ServiceContext } from './app-services';
+import { toShared } from './scene-store';
+import { buildTrajectory, type Trajectory } from './trajectories';
+import { resolveProfileForUse } from './profiles-service';
+import { packetDurationOf } from '../../src-worker/sensors/scan-pattern';
+
+export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulate.start'>): RunningJob {
+  const session = ctx.requireSession();
+  const scene = session.store.scenes.get(req.sceneId);
+  if (!scene) throw new ApiError('not_found', `no scene ${req.sceneId} in this project`);
+  const profile: SensorProfile = resolveProfileForUse(session.store, req.profileId);
+  const trajectory: Trajectory = buildTrajectory(session, req.trajectory);
+  const seconds = trajectory.times[trajectory.times.length - 1]! - trajectory.times[0]!;
+  const duration = packetDurationOf(profile);
+  const packets = Math.max(1, Math.floor(seconds / duration + 1e-9));
+  const batches = Math.ceil(packets / req.batchPackets);
+  // Stored scenes are SceneData (src-worker/scene/scene-data.ts), written by scene generation.
+  const sharedScene = toShared(scene.data) as unknown as SceneData;
+  const sharedTrajectory = toShared(trajectory);
+  const name = req.name ?? `${profile.name} ${req.mode} in ${scene.info.name}`;
+  const base: Omit<SimulateBatchInput, 'firstPacket' | 'packetCount'> = {
+    scene: sharedScene,
+    profile,
+    trajectory: sharedTrajectory,
+    mountOverride: trajectory.sensorPoses ? [0, 0, 0, 0, 0, 0, 1] : null,
+    mode: req.mode,
+    seed: req.seed,
+    rangeSampler: req.rangeSampler,
+  };
+  const tasks = Array.from({ length: batches }, (_, b) => {
+    const first = b * req.batchPackets;
+    const input: SimulateBatchInput = { ...base, firstPacket: first, packetCount: Math.min(req.batchPackets, packets - first) };
+    return { task: 'simulate-batch' as const, input };
+  });
+
+  const bounds = new BoundsAccumulator();
+  let runId = 0;
+  const running = session.runner.submit({
+    kind: 'simulate',
+    params: { sceneId: req.sceneId, profileId: req.profileId, mode: req.mode, seed: req.seed, packets, batches, trajectory: req.trajectory, name },
+    tasks,
+    onMessage: (m, _job, batch) => {
+      if (m.type !== 'chunk') return;
+      session.store.runs.appendChunk(runId, batch, m.chunk);
+      bounds.merge(chunkBounds(m.chunk));
+    },
+    onSuccess: (outputs) => {
+      const sums = (outputs as SimulateBatchSummary[]).reduce(
+        (a, o) => ({ rays: a.rays + o.rays, hits: a.hits + o.hits, misses: a.misses + o.misses, skipped: a.skipped + o.skippedNaN }),
+        { rays: 0, hits: 0, misses: 0, skipped: 0 },
+      );
+      const info = session.store.runs.finish(runId, {
+        packets,
+        points: sums.hits,
+        hits: sums.hits,
+        misses: sums.misses,
+        durationS: packets * duration,
+        bounds: bounds.result(),
+      });
+      ctx.events.emit({ type: 'project', entity: 'runs', id: runId });
+      return { run: info.id, packets, rays: sums.rays, hits: sums.hits, misses: sums.misses, skippedNaN: sums.skipped, durationS: info.durationS };
+    },
+    onAbort: () => {
+      if (runId) session.store.runs.discard(runId);
+    },
+  });
+  // Synchronous right after submit: no batch message can be handled before the row exists.
+  runId = session.store.runs.begin({
+    name,
+    sceneId: req.sceneId,
+    profileId: req.profileId,
+    mode: req.mode,
+    seed: req.seed,
+    trajectory: req.trajectory,
+    params: { profile, batchPackets: req.batchPackets, rangeSampler: req.rangeSampler },
+    jobId: running.job.id,
+  });
+  return running;
+}

@@ -1,0 +1,147 @@
+/**
+ * Simulation runs: the output of the engine, shaped like a drive log (packets in chunks). A run
+ * is 'simulating' while its job streams chunks (batches from several workers arrive in any order
+ * and are keyed by batch index, so the stored run is the same whatever the number of workers),
+ * then 'ready'. Failure or cancel deletes it; recover() deletes runs of jobs that died.
+ */
+import type Database from 'better-sqlite3';
+import { ApiError, type Bounds, type RunInfo, type SimulationMode } from '../api/contract';
+import type { PacketChunk } from '../../src-worker/formats/packets';
+import { ChunkTable, validateChunk } from './chunk-table';
+
+export interface BeginRun {
+  name: string;
+  sceneId: number | null;
+  profileId: string;
+  mode: SimulationMode;
+  seed: number;
+  trajectory: Record<string, unknown>;
+  params: Record<string, unknown>;
+  jobId: number | null;
+}
+
+export interface RunTotals {
+  packets: number;
+  points: number;
+  hits: number;
+  misses: number;
+  durationS: number;
+  bounds: Bounds | null;
+}
+
+interface RunRow {
+  id: number;
+  name: string;
+  scene_id: number | null;
+  mode: SimulationMode;
+  seed: number;
+  trajectory: string | null;
+  params: string;
+  packets: number;
+  points: number;
+  hits: number;
+  misses: number;
+  duration_s: number;
+  bounds: string | null;
+  created_at: string;
+}
+
+const COLUMNS = `id, name, scene_id, mode, seed, trajectory, params, packets, points, hits, misses, duration_s, bounds, created_at`;
+
+function toInfo(r: RunRow): RunInfo {
+  const params = JSON.parse(r.params) as Record<string, unknown>;
+  return {
+    id: r.id,
+    name: r.name,
+    sceneId: r.scene_id,
+    profileId: typeof params.profileId === 'string' ? params.profileId : '',
+    mode: r.mode,
+    seed: r.seed,
+    trajectory: r.trajectory ? (JSON.parse(r.trajectory) as Record<string, unknown>) : null,
+    params,
+    packets: r.packets,
+    points: r.points,
+    hits: r.hits,
+    misses: r.misses,
+    durationS: r.duration_s,
+    bounds: r.bounds ? (JSON.parse(r.bounds) as Bounds) : null,
+    createdAt: r.created_at,
+  };
+}
+
+export class RunsRepository {
+  private readonly chunkTable: ChunkTable;
+  private readonly stmts;
+
+  constructor(private readonly db: Database.Database) {
+    this.chunkTable = new ChunkTable(db, 'run_chunks');
+    this.stmts = {
+      // profile_id stays NULL: built-in profiles are not rows; params.profileId and params.profile
+      // keep the id and the full profile so a run is reproducible on its own.
+      insert: db.prepare<[string, number | null, string, number, string, string, number | null]>(
+        `INSERT INTO runs (name, scene_id, mode, seed, trajectory, params, job_id, status)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'simulating')`,
+      ),
+      finish: db.prepare<[number, number, number, number, number, string | null, number]>(
+        `UPDATE runs SET status = 'ready', packets = ?, points = ?, hits = ?, misses = ?, duration_s = ?, bounds = ?
+         WHERE id = ? AND status = 'simulating'`,
+      ),
+      status: db.prepare<[number], string>(`SELECT status FROM runs WHERE id = ?`).pluck(),
+      deleteAny: db.prepare<[number]>(`DELETE FROM runs WHERE id = ?`),
+      deleteReady: db.prepare<[number]>(`DELETE FROM runs WHERE id = ? AND status = 'ready'`),
+      list: db.prepare<[], RunRow>(`SELECT ${COLUMNS} FROM runs WHERE status = 'ready' ORDER BY id`),
+      get: db.prepare<[number], RunRow>(`SELECT ${COLUMNS} FROM runs WHERE id = ? AND status = 'ready'`),
+      sceneExists: db.prepare<[number], number>(`SELECT 1 FROM scenes WHERE id = ?`).pluck(),
+    };
+  }
+
+  begin(r: BeginRun): number {
+    if (r.sceneId !== null && !this.stmts.sceneExists.get(r.sceneId)) throw new ApiError('not_found', `no scene ${r.sceneId} in this project`);
+    const info = this.stmts.insert.run(
+      r.name,
+      r.sceneId,
+      r.mode,
+      r.seed,
+      JSON.stringify(r.trajectory),
+      JSON.stringify({ ...r.params, profileId: r.profileId }),
+      r.jobId,
+    );
+    return Number(info.lastInsertRowid);
+  }
+
+  /** Stores one batch of packets; `seq` is the batch index (batches may arrive in any order). */
+  appendChunk(runId: number, seq: number, chunk: PacketChunk): void {
+    validateChunk(chunk, `run ${runId} chunk ${seq}`);
+    this.db.transaction(() => {
+      if (this.stmts.status.get(runId) !== 'simulating') throw new ApiError('conflict', `run ${runId} is not being simulated`);
+      this.chunkTable.insert(runId, seq, chunk);
+    })();
+  }
+
+  finish(runId: number, t: RunTotals): RunInfo {
+    const changes = this.stmts.finish.run(t.packets, t.points, t.hits, t.misses, t.durationS, t.bounds ? JSON.stringify(t.bounds) : null, runId).changes;
+    if (changes === 0) throw new ApiError('conflict', `run ${runId} is not being simulated`);
+    return this.get(runId)!;
+  }
+
+  discard(runId: number): boolean {
+    return this.stmts.deleteAny.run(runId).changes > 0;
+  }
+
+  list(): RunInfo[] {
+    return this.stmts.list.all().map(toInfo);
+  }
+
+  get(id: number): RunInfo | null {
+    const row = this.stmts.get.get(id);
+    return row ? toInfo(row) : null;
+  }
+
+  delete(id: number): boolean {
+    return this.stmts.deleteReady.run(id).changes > 0;
+  }
+
+  *chunks(runId: number): Generator<PacketChunk> {
+    yield* this.chunkTable.iterate(runId);
+  }
+}

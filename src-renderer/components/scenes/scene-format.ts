@@ -1,0 +1,342 @@
+/**
+ * Pure helpers of the Scenes page and the run view (no Vue, no DOM; unit-tested):
+ * the generator's kind-specific parameters, the requests the two forms send, and the
+ * display of scene metadata, trajectories and hit ratios.
+ */
+import { SCENE_KINDS, SIMULATION_MODES } from '../../../src-main/api/contract';
+import type { Request, RunInfo, SceneKind, SimulationMode } from '../../../src-main/api/contract';
+import { formatCompact, formatCount, formatDuration, formatMetres } from '../../format';
+
+// ---------- scene generation ----------
+
+export interface ParamSpec {
+  key: string;
+  label: string;
+  unit: string;
+  default: number;
+  min: number;
+  max: number;
+  step: number;
+  hint: string;
+}
+
+export interface SceneKindSpec {
+  kind: SceneKind;
+  label: string;
+  description: string;
+  params: ParamSpec[];
+}
+
+export const SCENE_KIND_SPECS: Record<SceneKind, SceneKindSpec> = {
+  offroad: {
+    kind: 'offroad',
+    label: 'Off-road terrain',
+    description: 'Procedural terrain with trees, shrubs and grass, as in the benchmark.',
+    params: [
+      { key: 'sizeM', label: 'Size', unit: 'm', default: 120, min: 10, max: 2000, step: 10, hint: 'Side of the square area' },
+      { key: 'targetTriangles', label: 'Target triangles', unit: '', default: 1_500_000, min: 10_000, max: 50_000_000, step: 100_000, hint: 'Approximate mesh budget; smaller builds faster' },
+    ],
+  },
+  'hybrid-strip': {
+    kind: 'hybrid-strip',
+    label: 'Hybrid strip',
+    description: 'A driving strip composed of hybrid primitives (meshes and Gaussian vegetation).',
+    params: [{ key: 'lengthM', label: 'Length', unit: 'm', default: 200, min: 10, max: 5000, step: 10, hint: 'Length of the strip' }],
+  },
+  'cylinder-stand': {
+    kind: 'cylinder-stand',
+    label: 'Cylinder stand',
+    description: 'Validation fixture: a random stand of thin vertical cylinders in front of the sensor.',
+    params: [
+      { key: 'lambda', label: 'Density λ', unit: '1/m²', default: 50, min: 0.1, max: 10_000, step: 5, hint: 'Cylinders per square metre' },
+      { key: 'diameter', label: 'Diameter', unit: 'm', default: 0.01, min: 0.0005, max: 1, step: 0.005, hint: 'Cylinder diameter' },
+      { key: 'distance', label: 'Distance', unit: 'm', default: 20, min: 0.5, max: 500, step: 1, hint: 'Distance of the stand from the sensor' },
+    ],
+  },
+  'rod-bench': {
+    kind: 'rod-bench',
+    label: 'Rod bench',
+    description: 'Validation fixture: rods in front of a background wall (mixed-pixel returns).',
+    params: [{ key: 'backgroundOffset', label: 'Background offset', unit: 'm', default: 0.6, min: 0.01, max: 50, step: 0.1, hint: 'Distance from the rods to the background' }],
+  },
+};
+
+export const SCENE_KIND_OPTIONS = SCENE_KINDS.map((k) => ({ value: k, label: SCENE_KIND_SPECS[k].label }));
+
+export function defaultParams(kind: SceneKind): Record<string, number> {
+  return Object.fromEntries(SCENE_KIND_SPECS[kind].params.map((p) => [p.key, p.default]));
+}
+
+/** The generate request: only the kind's own parameters, defaults for missing or non-finite ones. */
+export function generateRequest(kind: SceneKind, seed: number, name: string, params: Record<string, number | null | undefined>): Request<'scenes.generate'> {
+  const out: Record<string, number> = {};
+  for (const p of SCENE_KIND_SPECS[kind].params) {
+    const v = params[p.key];
+    out[p.key] = typeof v === 'number' && Number.isFinite(v) ? v : p.default;
+  }
+  const req: Request<'scenes.generate'> = { kind, seed: Math.max(0, Math.trunc(seed) || 0), params: out };
+  const trimmed = name.trim();
+  if (trimmed) req.name = trimmed.slice(0, 255);
+  return req;
+}
+
+// ---------- simulation ----------
+
+export const MODE_OPTIONS: { value: SimulationMode; label: string; hint: string }[] = SIMULATION_MODES.map((m) => ({
+  value: m,
+  label: m,
+  hint: {
+    hybrid: 'Ordered elements with Bernoulli pass-through (meshes + Gaussian vegetation)',
+    voxel: 'Voxel Gaussians with permeability, beam sampled in its divergence cone',
+    physics: '9-ray beam stencil, Lambertian intensity, return processing',
+    mesh: 'One ray on the beam axis, closest surface (the usual simulator baseline)',
+  }[m],
+}));
+
+/** Modes whose element hits need a range sampler. */
+export const usesRangeSampler = (mode: SimulationMode): boolean => mode === 'hybrid' || mode === 'voxel';
+
+export type RangeSampler = 'gaussian-point' | 'along-ray';
+export const RANGE_SAMPLER_OPTIONS: { value: RangeSampler; label: string }[] = [
+  { value: 'along-ray', label: 'along-ray (Gaussian restricted to the ray)' },
+  { value: 'gaussian-point', label: 'gaussian-point (sample of N(μ, Σ))' },
+];
+
+/** Built-in sensor profiles (used when the host has no profile list). */
+export const BUILTIN_PROFILE_IDS = ['lms291', 'vlp16', 'hdl32e', 'hdl64e'] as const;
+
+export type TrajectoryKind = 'static' | 'straight' | 'log';
+
+export interface SimulateForm {
+  sceneId: number | null;
+  profileId: string | null;
+  mode: SimulationMode;
+  seed: number | null;
+  name: string;
+  trajectoryKind: TrajectoryKind;
+  seconds: number | null;
+  /** Static position or straight-line start (vehicle frame origin in the world). */
+  position: [number | null, number | null, number | null];
+  headingDeg: number | null;
+  speed: number | null;
+  logId: number | null;
+  /** Log trajectory: only the first seconds (null: the whole log). */
+  logSeconds: number | null;
+  rangeSampler: RangeSampler;
+}
+
+export function defaultSimulateForm(): SimulateForm {
+  return {
+    sceneId: null,
+    profileId: 'vlp16',
+    mode: 'hybrid',
+    seed: 1,
+    name: '',
+    trajectoryKind: 'static',
+    seconds: 1,
+    position: [0, 0, 0],
+    headingDeg: 0,
+    speed: 5,
+    logId: null,
+    logSeconds: null,
+    rangeSampler: 'along-ray',
+  };
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+const finite = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** The simulate request for a filled form, or why it cannot be sent yet. */
+export function simulateRequest(f: SimulateForm): Checked<Request<'simulate.start'>> {
+  if (f.sceneId === null) return { ok: false, reason: 'Choose a scene' };
+  if (!f.profileId) return { ok: false, reason: 'Choose a sensor profile' };
+  let trajectory: Request<'simulate.start'>['trajectory'];
+  if (f.trajectoryKind === 'log') {
+    if (f.logId === null) return { ok: false, reason: 'Choose a drive log' };
+    if (f.logSeconds !== null && !(f.logSeconds > 0)) return { ok: false, reason: 'Seconds must be positive' };
+    trajectory = f.logSeconds === null ? { kind: 'log', logId: f.logId } : { kind: 'log', logId: f.logId, seconds: f.logSeconds };
+  } else {
+    if (!finite(f.seconds) || f.seconds <= 0) return { ok: false, reason: 'Seconds must be positive' };
+    if (f.seconds > 3600) return { ok: false, reason: 'At most 3600 seconds' };
+    if (!f.position.every(finite)) return { ok: false, reason: 'Enter x, y and z' };
+    const p = f.position as [number, number, number];
+    const headingDeg = finite(f.headingDeg) ? f.headingDeg : 0;
+    if (f.trajectoryKind === 'static') trajectory = { kind: 'static', seconds: f.seconds, position: [p[0], p[1], p[2]], headingDeg };
+    else {
+      if (!finite(f.speed) || f.speed < 0 || f.speed > 60) return { ok: false, reason: 'Speed is 0 to 60 m/s' };
+      trajectory = { kind: 'straight', seconds: f.seconds, start: [p[0], p[1], p[2]], headingDeg, speed: f.speed };
+    }
+  }
+  const value: Request<'simulate.start'> = {
+    sceneId: f.sceneId,
+    profileId: f.profileId,
+    mode: f.mode,
+    seed: finite(f.seed) ? Math.max(0, Math.trunc(f.seed)) : 1,
+    trajectory,
+  };
+  if (usesRangeSampler(f.mode)) value.rangeSampler = f.rangeSampler;
+  const name = f.name.trim();
+  if (name) value.name = name.slice(0, 255);
+  return { ok: true, value };
+}
+
+// ---------- display ----------
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** "(1.5, -2, 0)" with at most 2 decimals. */
+export function formatPoint(p: unknown): string {
+  if (!Array.isArray(p) || p.length < 3 || !p.slice(0, 3).every((v) => num(v) !== null)) return '—';
+  return `(${(p.slice(0, 3) as number[]).map((v) => String(+v.toFixed(2))).join(', ')})`;
+}
+
+const heading = (deg: unknown) => `heading ${+(num(deg) ?? 0).toFixed(1)}°`;
+
+/** A run's trajectory in one line; `logName` resolves a drive log id to its name. */
+export function formatTrajectory(t: Record<string, unknown> | null | undefined, logName?: (id: number) => string | undefined): string {
+  if (!t || typeof t !== 'object') return '—';
+  const seconds = num(t.seconds);
+  if (t.kind === 'static') return `Static ${seconds !== null ? formatDuration(seconds) : ''} at ${formatPoint(t.position)}, ${heading(t.headingDeg)}`;
+  if (t.kind === 'straight') {
+    const speed = num(t.speed) ?? 0;
+    return `Straight ${+speed.toFixed(2)} m/s for ${seconds !== null ? formatDuration(seconds) : '—'} from ${formatPoint(t.start)}, ${heading(t.headingDeg)}`;
+  }
+  if (t.kind === 'log') {
+    const id = num(t.logId);
+    const name = id !== null ? logName?.(id) : undefined;
+    const which = name ? `“${name}”` : `#${id ?? '?'}`;
+    return `Drive log ${which}${seconds !== null ? `, first ${formatDuration(seconds)}` : ''}`;
+  }
+  return String(t.kind ?? '—');
+}
+
+/** Share of `part` in `part + other` as "87.3 %" (empty when both are 0). */
+export function formatShare(part: number, other: number): string {
+  const total = part + other;
+  return total > 0 ? `${((100 * part) / total).toFixed(1)} %` : '';
+}
+
+/** "12,345 (87.3 %)". */
+export function countWithShare(part: number, other: number): string {
+  const share = formatShare(part, other);
+  return share ? `${formatCount(part)} (${share})` : formatCount(part);
+}
+
+/** The profile's display name stored with the run (params.profile.name), else its id. */
+export function runProfileLabel(run: Pick<RunInfo, 'profileId' | 'params'>): string {
+  const profile = run.params?.profile as { name?: unknown } | undefined;
+  const name = typeof profile?.name === 'string' ? profile.name : '';
+  return name && name !== run.profileId ? `${name} (${run.profileId})` : run.profileId;
+}
+
+/** camelCase / snake_case key → "camel case". */
+export function humanizeKey(key: string): string {
+  return key
+    .replace(/_/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .trim();
+}
+
+/** Scene bounds in the shapes the host may store: {min, max} or six numbers (min xyz, max xyz). */
+export function sceneBounds(b: unknown): { min: [number, number, number]; max: [number, number, number] } | null {
+  if (b && typeof b === 'object' && !Array.isArray(b) && 'min' in b && 'max' in b) {
+    const { min, max } = b as { min: unknown; max: unknown };
+    if (Array.isArray(min) && Array.isArray(max) && min.length >= 3 && max.length >= 3 && [...min.slice(0, 3), ...max.slice(0, 3)].every((v) => num(v) !== null)) {
+      return { min: min.slice(0, 3) as [number, number, number], max: max.slice(0, 3) as [number, number, number] };
+    }
+    return null;
+  }
+  const arr = Array.isArray(b) ? b : b && typeof b === 'object' ? Object.values(b as object) : null;
+  if (arr && arr.length === 6 && arr.every((v) => num(v) !== null)) {
+    const a = arr as number[];
+    return { min: [a[0]!, a[1]!, a[2]!], max: [a[3]!, a[4]!, a[5]!] };
+  }
+  return null;
+}
+
+/** "120 × 120 × 14.2 m" (x × y × z). */
+export function formatExtent(b: unknown): string {
+  const bb = sceneBounds(b);
+  if (!bb) return '—';
+  const d = [0, 1, 2].map((i) => bb.max[i]! - bb.min[i]!);
+  if (d.some((v) => v < 0)) return '—';
+  const fmt = (v: number) => String(+v.toFixed(v >= 100 ? 0 : v >= 1 ? 1 : 2));
+  return `${d.map(fmt).join(' × ')} m`;
+}
+
+/** Keys of scene meta shown elsewhere (table columns, the kind's parameter list). */
+const META_SKIP = new Set(['kind', 'seed', 'params', 'name', 'bounds']);
+
+function formatMetaNumber(key: string, v: number): string {
+  if (/Bytes$/.test(key)) return v >= 1024 ** 2 ? `${(v / 1024 ** 2).toFixed(1)} MiB` : `${(v / 1024).toFixed(1)} KiB`;
+  if (/Ms$/.test(key)) return formatDuration(v / 1000);
+  if (/[a-z0-9]M$/.test(key)) return formatMetres(v);
+  if (Number.isInteger(v)) return formatCount(v);
+  return String(+v.toPrecision(4));
+}
+
+/** Label of a meta key: "buildMs" → "build time", "memoryBytes" → "memory", else humanized. */
+function metaLabel(key: string): string {
+  if (/Ms$/.test(key)) return `${humanizeKey(key.slice(0, -2))} time`;
+  if (/Bytes$/.test(key)) return humanizeKey(key.slice(0, -5));
+  return humanizeKey(key);
+}
+
+/** Kind-specific parameter with its label and unit (falls back to the humanized key). */
+export function formatParam(kind: unknown, key: string, v: unknown): [string, string] {
+  const spec = SCENE_KIND_SPECS[kind as SceneKind]?.params.find((p) => p.key === key);
+  const n = num(v);
+  const value = n === null ? String(v) : spec?.unit === 'm' ? formatMetres(n) : spec?.unit ? `${+n.toPrecision(6)} ${spec.unit}` : formatMetaNumber(key, n);
+  return [spec?.label ?? humanizeKey(key), value];
+}
+
+/** Every fact in a scene's meta as label/value rows, whatever the generator put there. */
+export function sceneFacts(meta: Record<string, unknown>): [string, string][] {
+  const rows: [string, string][] = [];
+  if (typeof meta.kind === 'string') rows.push(['Kind', SCENE_KIND_SPECS[meta.kind as SceneKind]?.label ?? meta.kind]);
+  if (num(meta.seed) !== null) rows.push(['Seed', String(meta.seed)]);
+  const params = meta.params && typeof meta.params === 'object' ? (meta.params as Record<string, unknown>) : {};
+  for (const [k, v] of Object.entries(params)) rows.push(formatParam(meta.kind, k, v));
+  for (const [k, v] of Object.entries(meta)) {
+    if (META_SKIP.has(k)) continue;
+    const n = num(v);
+    const label = metaLabel(k);
+    const cap = label.charAt(0).toUpperCase() + label.slice(1);
+    if (n !== null) rows.push([cap, formatMetaNumber(k, n)]);
+    else if (typeof v === 'string' || typeof v === 'boolean') rows.push([cap, String(v)]);
+  }
+  if (sceneBounds(meta.bounds)) rows.push(['Extent', formatExtent(meta.bounds)]);
+  return rows;
+}
+
+/** The nouns a scene is counted in, in the order the table shows them. */
+const HEADLINE_NOUNS = ['triangles', 'elements', 'ellipsoids', 'voxels', 'instances', 'objects', 'primitives'];
+
+/**
+ * Up to `max` counts for a table cell ("1.5 M triangles · 240 instances"): numeric meta keys that
+ * end in a known noun (triangleCount, instancedTriangles, objects…); placed ("instanced") counts
+ * win over unique ones, one entry per noun.
+ */
+export function sceneHeadline(meta: Record<string, unknown>, max = 3): string {
+  const found = new Map<string, { value: number; rank: number }>();
+  for (const [key, v] of Object.entries(meta)) {
+    const n = num(v);
+    if (n === null || META_SKIP.has(key)) continue;
+    const words = humanizeKey(key).split(' ');
+    let noun = words[words.length - 1]!;
+    if (noun === 'count' && words.length > 1) noun = words[words.length - 2]!;
+    if (!noun.endsWith('s')) noun += 's';
+    if (!HEADLINE_NOUNS.includes(noun)) continue;
+    // Prefer placed counts ("instanced…") and plain ones over "unique…".
+    const rank = words[0] === 'instanced' ? 0 : words[0] === 'unique' ? 2 : 1;
+    const prev = found.get(noun);
+    if (!prev || rank < prev.rank) found.set(noun, { value: n, rank });
+  }
+  return HEADLINE_NOUNS.filter((noun) => found.has(noun))
+    .slice(0, max)
+    .map((noun) => `${formatCompact(found.get(noun)!.value)} ${noun}`)
+    .join(' · ');
+}

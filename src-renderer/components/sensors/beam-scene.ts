@@ -1,0 +1,195 @@
+/**
+ * A Babylon scene that shows one sensor's beam pattern on its vehicle: the rays of one
+ * revolution as points, either on a sphere around the sensor ('sphere') or where they meet flat
+ * ground ('ground'), coloured by laser; a ground grid at z = 0, a 4 × 2 m vehicle footprint with
+ * its forward (x) arrow, and the mast up to the sensor at its mount height.
+ *
+ * Frames as in viewport/point-cloud-scene.ts: Thicket (x, y, z) → Babylon (x, z, y).
+ * Rendering is on demand (only while the camera moves or something changed).
+ */
+import { Engine } from '@babylonjs/core/Engines/engine';
+import { Scene } from '@babylonjs/core/scene';
+import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
+import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
+import { Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { Mesh } from '@babylonjs/core/Meshes/mesh';
+import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
+import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
+import { CreateLineSystem } from '@babylonjs/core/Meshes/Builders/linesBuilder';
+import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
+import type { ProfilePattern } from '../../../src-main/api/contract';
+import { beamPoints, ringColors, type BeamView } from './beam-geometry';
+
+const BACKGROUND = new Color4(0.075, 0.082, 0.094, 1);
+const v3 = (x: number, y: number, z: number) => new Vector3(x, z, y); // Thicket → Babylon
+
+export class BeamScene {
+  private readonly engine: Engine;
+  private readonly scene: Scene;
+  private readonly camera: ArcRotateCamera;
+  private readonly material: StandardMaterial;
+  private mesh: Mesh | null = null;
+  private helpers: LinesMesh[] = [];
+  private readonly resizeObserver: ResizeObserver;
+  private renderUntil = 0;
+  private disposed = false;
+  private readonly wake = () => this.requestRender(400);
+  private _pointCount = 0;
+  private framedFor = '';
+
+  constructor(private readonly canvas: HTMLCanvasElement) {
+    this.engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: false, premultipliedAlpha: false }, true);
+    this.scene = new Scene(this.engine);
+    this.scene.clearColor = BACKGROUND;
+    this.scene.skipPointerMovePicking = true;
+    this.camera = new ArcRotateCamera('orbit', -Math.PI / 2 - 0.7, 1.05, 12, Vector3.Zero(), this.scene);
+    this.camera.wheelDeltaPercentage = 0.02;
+    this.camera.upperBetaLimit = Math.PI * 0.56;
+    this.camera.attachControl(true);
+    this.material = new StandardMaterial('beams', this.scene);
+    this.material.pointsCloud = true;
+    this.material.pointSize = 2;
+    this.material.disableLighting = true;
+    this.material.emissiveColor = Color3.White();
+    this.material.backFaceCulling = false;
+    for (const ev of ['pointerdown', 'pointermove', 'wheel'] as const) canvas.addEventListener(ev, this.wake);
+    this.camera.onViewMatrixChangedObservable.add(() => this.requestRender(100));
+    this.resizeObserver = new ResizeObserver(() => {
+      this.engine.resize();
+      this.requestRender(100);
+    });
+    this.resizeObserver.observe(canvas);
+    this.engine.runRenderLoop(() => {
+      if (performance.now() < this.renderUntil || !this.scene.isReady()) this.scene.render();
+    });
+    this.requestRender(200);
+  }
+
+  get pointCount(): number {
+    return this._pointCount;
+  }
+
+  requestRender(ms = 100): void {
+    this.renderUntil = Math.max(this.renderUntil, performance.now() + ms);
+  }
+
+  setPointSize(px: number): void {
+    this.material.pointSize = px;
+    this.requestRender();
+  }
+
+  /** Show a pattern; the camera is reframed when the view mode or the mount height changes. Resolves once drawn. */
+  async show(pattern: ProfilePattern, view: BeamView, rangeMax: number): Promise<void> {
+    this.clear();
+    const { positions, rings, extent } = beamPoints(pattern, view, rangeMax);
+    const n = rings.length;
+    const local = new Float32Array(n * 3);
+    for (let i = 0; i < n; i++) {
+      local[3 * i] = positions[3 * i]!;
+      local[3 * i + 1] = positions[3 * i + 2]!;
+      local[3 * i + 2] = positions[3 * i + 1]!;
+    }
+    const mesh = new Mesh('beams', this.scene);
+    mesh.isUnIndexed = true;
+    mesh.isPickable = false;
+    mesh.alwaysSelectAsActiveMesh = true;
+    const data = new VertexData();
+    data.positions = local;
+    data.colors = ringColors(rings, pattern.ringElevationsDeg);
+    if (n > 0) data.applyToMesh(mesh, false);
+    mesh.material = this.material;
+    this.mesh = mesh;
+    this._pointCount = n;
+    this.buildHelpers(pattern.origin, extent);
+    const key = `${view}:${pattern.origin.join(',')}:${Math.round(extent)}`;
+    if (key !== this.framedFor) {
+      this.frame(pattern.origin, extent);
+      this.framedFor = key;
+    }
+    await this.scene.whenReadyAsync();
+    if (this.disposed) return;
+    this.scene.render();
+    this.requestRender(200);
+  }
+
+  frame(origin: [number, number, number], extent: number): void {
+    const c = this.camera;
+    c.target = v3(0, 0, origin[2] * 0.5);
+    c.alpha = -Math.PI / 2 - 0.7;
+    c.beta = 1.0;
+    c.radius = Math.max(6, extent * 2.2);
+    c.lowerRadiusLimit = 0.5;
+    c.upperRadiusLimit = Math.max(50, extent * 10);
+    c.minZ = 0.05;
+    c.maxZ = Math.max(500, extent * 30);
+    c.panningSensibility = 2000 / Math.max(5, extent * 2);
+    this.requestRender(200);
+  }
+
+  private buildHelpers(origin: [number, number, number], extent: number): void {
+    const half = Math.max(5, Math.ceil(extent / 5) * 5);
+    const step = half > 40 ? 10 : half > 10 ? 5 : 1;
+    const grid: Vector3[][] = [];
+    for (let x = -half; x <= half + 1e-9; x += step) grid.push([v3(x, -half, 0), v3(x, half, 0)]);
+    for (let y = -half; y <= half + 1e-9; y += step) grid.push([v3(-half, y, 0), v3(half, y, 0)]);
+    const g = CreateLineSystem('grid', { lines: grid }, this.scene);
+    g.color = new Color3(0.3, 0.33, 0.38);
+    g.alpha = 0.5;
+    g.isPickable = false;
+
+    // Vehicle footprint (4 × 2 m around the vehicle origin), forward arrow, mast to the sensor.
+    const [ox, oy, oz] = origin;
+    const car = CreateLineSystem(
+      'vehicle',
+      {
+        lines: [
+          [v3(-2, -1, 0), v3(2, -1, 0), v3(2, 1, 0), v3(-2, 1, 0), v3(-2, -1, 0)],
+          [v3(2, 0, 0), v3(3.2, 0, 0)],
+          [v3(2.9, 0.25, 0), v3(3.2, 0, 0), v3(2.9, -0.25, 0)],
+          [v3(ox, oy, 0), v3(ox, oy, oz)],
+        ],
+      },
+      this.scene,
+    );
+    car.color = new Color3(0.85, 0.87, 0.9);
+    car.isPickable = false;
+
+    const len = 0.6;
+    const axes = CreateLineSystem(
+      'axes',
+      {
+        lines: [
+          [v3(ox, oy, oz), v3(ox + len, oy, oz)],
+          [v3(ox, oy, oz), v3(ox, oy + len, oz)],
+          [v3(ox, oy, oz), v3(ox, oy, oz + len)],
+        ],
+        colors: [
+          [new Color4(0.95, 0.3, 0.3, 1), new Color4(0.95, 0.3, 0.3, 1)],
+          [new Color4(0.35, 0.85, 0.4, 1), new Color4(0.35, 0.85, 0.4, 1)],
+          [new Color4(0.35, 0.55, 1, 1), new Color4(0.35, 0.55, 1, 1)],
+        ],
+      },
+      this.scene,
+    );
+    axes.isPickable = false;
+    this.helpers = [g, car, axes];
+  }
+
+  clear(): void {
+    this.mesh?.dispose(false, false);
+    this.mesh = null;
+    for (const h of this.helpers) h.dispose();
+    this.helpers = [];
+    this._pointCount = 0;
+    this.requestRender();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const ev of ['pointerdown', 'pointermove', 'wheel'] as const) this.canvas.removeEventListener(ev, this.wake);
+    this.resizeObserver.disconnect();
+    this.engine.stopRenderLoop();
+    this.scene.dispose();
+    this.engine.dispose();
+  }
+}

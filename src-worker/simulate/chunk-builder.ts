@@ -1,0 +1,136 @@
+/**
+ * Growable struct-of-arrays writer that produces a PacketChunk. Preallocated typed arrays that
+ * double when full, so the ray loop allocates nothing per ray.
+ */
+import { POSE_STRIDE, type PacketChunk } from '../formats/packets';
+
+export class ChunkBuilder {
+  readonly packetStart: number;
+  packetCount = 0;
+  rayCount = 0;
+
+  private packetTime: Float64Array<ArrayBuffer>;
+  private packetPose: Float64Array<ArrayBuffer>;
+  private rayStart: Uint32Array<ArrayBuffer>;
+  private rayDir: Float32Array<ArrayBuffer>;
+  private rayRange: Float32Array<ArrayBuffer>;
+  private rayIntensity: Float32Array<ArrayBuffer>;
+  private rayTime: Float32Array<ArrayBuffer>;
+  private rayRing: Uint16Array<ArrayBuffer>;
+  private rayReturn: Uint8Array<ArrayBuffer>;
+  private rayObject: Uint32Array<ArrayBuffer>;
+  private rayClass: Uint8Array<ArrayBuffer>;
+  private open = false;
+
+  constructor(packetStart: number, rayCapacity = 4096, packetCapacity = 16) {
+    this.packetStart = packetStart;
+    const rc = Math.max(1, rayCapacity), pc = Math.max(1, packetCapacity);
+    this.packetTime = new Float64Array(pc);
+    this.packetPose = new Float64Array(pc * POSE_STRIDE);
+    this.rayStart = new Uint32Array(pc + 1);
+    this.rayDir = new Float32Array(rc * 3);
+    this.rayRange = new Float32Array(rc);
+    this.rayIntensity = new Float32Array(rc);
+    this.rayTime = new Float32Array(rc);
+    this.rayRing = new Uint16Array(rc);
+    this.rayReturn = new Uint8Array(rc);
+    this.rayObject = new Uint32Array(rc);
+    this.rayClass = new Uint8Array(rc);
+  }
+
+  /** Index (within the log) of the packet the next beginPacket() starts. */
+  get nextPacketIndex(): number {
+    return this.packetStart + this.packetCount;
+  }
+
+  /** Start a packet: its time and sensor pose (world ← sensor, 7 numbers at pose[po..]). */
+  beginPacket(time: number, pose: ArrayLike<number>, po = 0): void {
+    if (this.open) this.endPacket();
+    const k = this.packetCount;
+    if (k + 1 >= this.rayStart.length) this.growPackets();
+    this.packetTime[k] = time;
+    for (let i = 0; i < POSE_STRIDE; i++) this.packetPose[k * POSE_STRIDE + i] = pose[po + i]!;
+    this.rayStart[k] = this.rayCount;
+    this.open = true;
+  }
+
+  /** Close the current packet (beginPacket and finish do it implicitly). */
+  endPacket(): void {
+    if (!this.open) return;
+    this.packetCount++;
+    this.rayStart[this.packetCount] = this.rayCount;
+    this.open = false;
+  }
+
+  pushRay(
+    dx: number, dy: number, dz: number,
+    range: number, intensity: number, time: number,
+    ring: number, returnNumber: number, objectId: number, classId: number,
+  ): void {
+    if (!this.open) throw new Error('ChunkBuilder.pushRay outside a packet');
+    const i = this.rayCount;
+    if (i >= this.rayRange.length) this.growRays();
+    this.rayDir[3 * i] = dx;
+    this.rayDir[3 * i + 1] = dy;
+    this.rayDir[3 * i + 2] = dz;
+    this.rayRange[i] = range;
+    this.rayIntensity[i] = intensity;
+    this.rayTime[i] = time;
+    this.rayRing[i] = ring;
+    this.rayReturn[i] = returnNumber;
+    this.rayObject[i] = objectId;
+    this.rayClass[i] = classId;
+    this.rayCount = i + 1;
+  }
+
+  /** The chunk, in arrays trimmed to size (fresh buffers, safe to transfer). */
+  finish(): PacketChunk {
+    if (this.open) this.endPacket();
+    const n = this.rayCount, p = this.packetCount;
+    return {
+      packetStart: this.packetStart,
+      packetCount: p,
+      rayCount: n,
+      packetTime: this.packetTime.slice(0, p),
+      packetPose: this.packetPose.slice(0, p * POSE_STRIDE),
+      rayStart: this.rayStart.slice(0, p + 1),
+      rayDir: this.rayDir.slice(0, 3 * n),
+      rayRange: this.rayRange.slice(0, n),
+      rayIntensity: this.rayIntensity.slice(0, n),
+      rayTime: this.rayTime.slice(0, n),
+      rayRing: this.rayRing.slice(0, n),
+      rayReturn: this.rayReturn.slice(0, n),
+      rayObject: this.rayObject.slice(0, n),
+      rayClass: this.rayClass.slice(0, n),
+    };
+  }
+
+  private growPackets(): void {
+    const pc = (this.rayStart.length - 1) * 2;
+    this.packetTime = grow(this.packetTime, pc);
+    this.packetPose = grow(this.packetPose, pc * POSE_STRIDE);
+    this.rayStart = grow(this.rayStart, pc + 1);
+  }
+
+  private growRays(): void {
+    const rc = this.rayRange.length * 2;
+    this.rayDir = grow(this.rayDir, rc * 3);
+    this.rayRange = grow(this.rayRange, rc);
+    this.rayIntensity = grow(this.rayIntensity, rc);
+    this.rayTime = grow(this.rayTime, rc);
+    this.rayRing = grow(this.rayRing, rc);
+    this.rayReturn = grow(this.rayReturn, rc);
+    this.rayObject = grow(this.rayObject, rc);
+    this.rayClass = grow(this.rayClass, rc);
+  }
+}
+
+type Typed =
+  | Float64Array<ArrayBuffer> | Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>
+  | Uint16Array<ArrayBuffer> | Uint8Array<ArrayBuffer>;
+
+function grow<T extends Typed>(a: T, n: number): T {
+  const b = new (a.constructor as new (n: number) => T)(n);
+  b.set(a as never);
+  return b;
+}

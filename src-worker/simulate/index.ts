@@ -1,0 +1,6 @@
+export { simulatePacket, simulatePackets, Simulator } from './simulate';
+export { ChunkBuilder } from './chunk-builder';
+export { beamStencil, equalAreaStencilScale, spotHalfWidths, STENCIL_SIZE } from './stencil';
+export { processPulse, measureRange } from './returns';
+export type { PacketRays, PacketRaySource, RangeSampler, SimulationContext, SimulationMode, SimulationOptions, SimulationStats } from './types';
+export { newSimulationStats } from './types';

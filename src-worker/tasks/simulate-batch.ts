@@ -1,0 +1,84 @@
+/**
+ * One batch of a simulation run: packets [firstPacket, firstPacket + packetCount) of a drive,
+ * returned as ONE chunk (stored under the batch index, so the run's layout never depends on the
+ * number of workers). The scene arrives in SharedArrayBuffers; its query object and the sensor's
+ * revolution pattern are cached per worker, so later batches of the same run skip both.
+ */
+import type { TaskContext } from './task-context';
+import type { SceneData } from '../scene/scene-data';
+import { createSceneQuery, type BvhSceneQuery } from '../scene/scene-bvh';
+import type { SensorProfile } from '../sensors/profile';
+import { revolutionPattern, packetRays, type ScanPattern } from '../sensors/scan-pattern';
+import { Simulator, ChunkBuilder, newSimulationStats } from '../simulate';
+import type { RangeSampler, SimulationMode } from '../simulate';
+import { createTrajectory } from '../geometry/trajectory';
+import { chunkBuffers } from '../formats/packets';
+
+export interface SimulateBatchInput {
+  scene: SceneData;
+  profile: SensorProfile;
+  /** World ← vehicle (or ← sensor when `mountOverride` is the identity) samples. */
+  trajectory: { times: Float64Array; poses: Float64Array };
+  mountOverride: number[] | null;
+  mode: SimulationMode;
+  seed: number;
+  rangeSampler: RangeSampler;
+  firstPacket: number;
+  packetCount: number;
+}
+
+export interface SimulateBatchSummary {
+  rays: number;
+  hits: number;
+  misses: number;
+  skippedNaN: number;
+}
+
+// Keyed by the scene's shared triangle buffer: the same run's batches hit the cache.
+const queries = new WeakMap<object, BvhSceneQuery>();
+const patterns = new Map<string, ScanPattern>();
+
+function queryFor(scene: SceneData): BvhSceneQuery {
+  const key = scene.nodeBounds.buffer;
+  let q = queries.get(key);
+  if (!q) {
+    q = createSceneQuery(scene);
+    queries.set(key, q);
+  }
+  return q;
+}
+
+function patternFor(profile: SensorProfile): ScanPattern {
+  const key = JSON.stringify(profile);
+  let p = patterns.get(key);
+  if (!p) {
+    if (patterns.size > 8) patterns.clear();
+    p = revolutionPattern(profile);
+    patterns.set(key, p);
+  }
+  return p;
+}
+
+export function simulateBatch(input: SimulateBatchInput, ctx: TaskContext): SimulateBatchSummary {
+  const pattern = patternFor(input.profile);
+  const sim = new Simulator({
+    scene: queryFor(input.scene),
+    profile: input.profile,
+    rays: (p) => packetRays(pattern, p),
+    trajectory: createTrajectory(input.trajectory.times, input.trajectory.poses),
+    mount: input.mountOverride,
+    seed: input.seed,
+    mode: input.mode,
+    options: { rangeSampler: input.rangeSampler },
+  });
+  const stats = newSimulationStats();
+  const writer = new ChunkBuilder(input.firstPacket);
+  for (let k = 0; k < input.packetCount; k++) {
+    ctx.checkCancelled();
+    sim.simulatePacket(input.firstPacket + k, writer, stats);
+    ctx.progress((k + 1) / input.packetCount, 'simulating');
+  }
+  const chunk = writer.finish();
+  ctx.post({ type: 'chunk', chunk }, chunkBuffers(chunk));
+  return { rays: stats.rays, hits: stats.hits, misses: stats.misses, skippedNaN: stats.skippedNaN };
+}
