@@ -15,6 +15,7 @@ import { benchCommand } from './commands/bench';
 import { profileCommand } from './commands/profile';
 import { sceneCommand } from './commands/scene';
 import { simulateCommand } from './commands/simulate';
+import { validateCommand } from './commands/validate';
 
 type Command = (services: AppServices, args: CommonArgs, progress: ProgressReporter) => Promise<CommandOutput>;
 
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, Command> = {
   profile: profileCommand,
   scene: sceneCommand,
   simulate: simulateCommand,
+  validate: validateCommand,
 };
 
 export async function runCli(argv: string[]): Promise<number> {

@@ -16,6 +16,7 @@ Usage:
                          --json prints it in the profile file form (degrees, ms, mrad)
   thicket profile list   [--project FILE] [--json]
   thicket profile show ID [--project FILE] [--json]
+  thicket validate grass|mixed-pixel [--seed N] [--samples N] [--profile ID] [--json]
   thicket bench         [--workers N] [--json]
   thicket --version
   thicket --help

@@ -1,6 +1,6 @@
 /**
- * Simulation runs of the open project. Starting a simulation is a host job; the list refreshes on `project` events (entity 'runs') and when a
- * 'simulate' job is done (live-sync.ts).
+ * Simulation runs of the open project. Starting a simulation is a host job; the list refreshes
+ * on `project` events (entity 'runs') and when a 'simulate' job is done (live-sync.ts).
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';

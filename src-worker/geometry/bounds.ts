@@ -25,16 +25,38 @@ export class BoundsAccumulator {
   }
 }
 
+// One-element views for stepping to the adjacent float32 exactly, through its bit pattern.
+// (Subtracting a relative epsilon instead can land on a rounding tie next to a power of two and
+// round back to the same value forever.)
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** The float32 just below f (f a float32, not NaN). */
+function nextDown(f: number): number {
+  if (f === -Infinity) return f;
+  if (f === 0) return -1.401298464324817e-45; // below ±0: the smallest negative subnormal
+  f32[0] = f;
+  u32[0] = f > 0 ? u32[0]! - 1 : u32[0]! + 1;
+  return f32[0]!;
+}
+
+/** The float32 just above f (f a float32, not NaN). */
+function nextUp(f: number): number {
+  if (f === Infinity) return f;
+  if (f === 0) return 1.401298464324817e-45;
+  f32[0] = f;
+  u32[0] = f > 0 ? u32[0]! + 1 : u32[0]! - 1;
+  return f32[0]!;
+}
+
 /** Largest float32 value ≤ x (for conservative float32 box minima). */
 export function float32Down(x: number): number {
-  let f = Math.fround(x);
-  while (f > x) f = Math.fround(f - Math.max(Math.abs(f) * 5.960464477539063e-8, 1e-38));
-  return f;
+  const f = Math.fround(x);
+  return f > x ? nextDown(f) : f; // rounding to nearest is off by at most one float32 step
 }
 
 /** Smallest float32 value ≥ x (for conservative float32 box maxima). */
 export function float32Up(x: number): number {
-  let f = Math.fround(x);
-  while (f < x) f = Math.fround(f + Math.max(Math.abs(f) * 5.960464477539063e-8, 1e-38));
-  return f;
+  const f = Math.fround(x);
+  return f < x ? nextUp(f) : f;
 }

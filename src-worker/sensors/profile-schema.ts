@@ -98,17 +98,24 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
+/** One issue per field (the first: a field-level reason beats a cross-check that saw the bad value). */
 function issuesOf(error: z.ZodError): ProfileIssue[] {
   const out: ProfileIssue[] = [];
+  const seen = new Set<string>();
+  const push = (i: ProfileIssue) => {
+    if (seen.has(i.path)) return;
+    seen.add(i.path);
+    out.push(i);
+  };
   for (const i of error.issues) {
     if (i.code === 'unrecognized_keys') {
-      for (const k of i.keys) out.push({ path: formatPath([...i.path, k]), reason: 'unknown field' });
+      for (const k of i.keys) push({ path: formatPath([...i.path, k]), reason: 'unknown field' });
     } else if (i.code === 'invalid_type' && i.expected === 'object') {
-      out.push({ path: formatPath(i.path), reason: 'expected an object' });
+      push({ path: formatPath(i.path), reason: 'expected an object' });
     } else if (i.code === 'invalid_type' && i.expected === 'array') {
-      out.push({ path: formatPath(i.path), reason: 'expected a list' });
+      push({ path: formatPath(i.path), reason: 'expected a list' });
     } else {
-      out.push({ path: formatPath(i.path), reason: i.message });
+      push({ path: formatPath(i.path), reason: i.message });
     }
   }
   return out;
@@ -263,32 +270,41 @@ interface CrossChecked {
   range: { min: number; max: number };
 }
 
-/** Checks that need several fields; `angleFactor`/`timeFactor` convert SI to the form's units for messages. */
+const finite = (...xs: unknown[]) => xs.every((x) => typeof x === 'number' && Number.isFinite(x));
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/**
+ * Checks that need several fields, in the form's own units. Zod runs them even when a field
+ * failed its own check, so each one looks only at values of the right type (a malformed field
+ * has been reported already) and never throws.
+ */
 function crossCheck(sys: UnitSystem) {
   const unit = (q: Quantity) => (sys.label[q] ? ` ${sys.label[q]}` : '');
-  return (p: CrossChecked, ctx: z.RefinementCtx) => {
-    // Runs after field-level issues too (zod keeps refining past non-fatal issues): a field
-    // that is still malformed has been reported, so skip the cross-checks rather than throw.
-    try {
-      check(p, ctx);
-    } catch {
-      /* reported by the field checks */
+  return (p: CrossChecked, ctx: z.RefinementCtx): void => {
+    if (!isObj(p)) return;
+    if (isObj(p.range) && finite(p.range.min, p.range.max) && p.range.max <= p.range.min) {
+      ctx.addIssue({ code: 'custom', path: ['range', 'max'], message: `must be greater than range.min (${fmt(p.range.min)} m)` });
     }
-  };
-  function check(p: CrossChecked, ctx: z.RefinementCtx): void {
-    if (p.range.max <= p.range.min) ctx.addIssue({ code: 'custom', path: ['range', 'max'], message: `must be greater than range.min (${fmt(p.range.min)} m)` });
     const full = 2 * Math.PI * sys.factor.angle;
     const span = p.azimuthEnd - p.azimuthStart;
-    if (span <= 0) ctx.addIssue({ code: 'custom', path: ['azimuthEnd'], message: `must be greater than azimuthStart (${fmt(p.azimuthStart)}${unit('angle')})` });
-    else if (span > full * (1 + 1e-9)) ctx.addIssue({ code: 'custom', path: ['azimuthEnd'], message: `the window azimuthStart…azimuthEnd spans ${fmt(span)}${unit('angle')}, more than one turn (${fmt(full)})` });
+    if (finite(span) && span <= 0) {
+      ctx.addIssue({ code: 'custom', path: ['azimuthEnd'], message: `must be greater than azimuthStart (${fmt(p.azimuthStart)}${unit('angle')})` });
+    } else if (finite(span) && span > full * (1 + 1e-9)) {
+      ctx.addIssue({ code: 'custom', path: ['azimuthEnd'], message: `the window azimuthStart…azimuthEnd spans ${fmt(span)}${unit('angle')}, more than one turn (${fmt(full)})` });
+    }
+    if (!Array.isArray(p.groups)) return;
     let lasers = 0;
     let rays = 0;
-    // Rays per revolution, in SI: periods in this form's time unit.
-    const revolution = 1 / p.rotationHz;
+    const revolution = 1 / p.rotationHz; // s
     p.groups.forEach((g, gi) => {
+      if (!isObj(g) || !Array.isArray(g.lasers)) {
+        rays = NaN;
+        return;
+      }
       lasers += g.lasers.length;
       g.lasers.forEach((l, li) => {
-        if (l.timeOffset >= g.firingPeriod) {
+        if (isObj(l) && finite(l.timeOffset, g.firingPeriod) && g.firingPeriod > 0 && l.timeOffset >= g.firingPeriod) {
           ctx.addIssue({
             code: 'custom',
             path: ['groups', gi, 'lasers', li, 'timeOffset'],
@@ -300,14 +316,14 @@ function crossCheck(sys: UnitSystem) {
       rays += g.lasers.length * Math.ceil(revolution / periodS);
     });
     if (lasers > MAX_LASERS) ctx.addIssue({ code: 'custom', path: ['groups'], message: `at most ${MAX_LASERS} lasers in all, got ${lasers}` });
-    if (rays > MAX_RAYS_PER_REVOLUTION) {
+    if (finite(rays, p.rotationHz) && p.rotationHz > 0 && rays > MAX_RAYS_PER_REVOLUTION) {
       ctx.addIssue({
         code: 'custom',
         path: ['rotationHz'],
         message: `one revolution would fire ${rays.toLocaleString('en-US')} rays (at most ${MAX_RAYS_PER_REVOLUTION.toLocaleString('en-US')}): raise rotationHz or the firing periods`,
       });
     }
-  }
+  };
 }
 
 const vec3 = (sys: UnitSystem, q: Quantity, lo: number, hi: number) =>
@@ -355,8 +371,22 @@ export const ProfileFileSchema = z
   })
   .superRefine(crossCheck(FILE));
 
-/** What a hand-written file may omit. */
-export type ProfileFileInput = z.input<typeof ProfileFileSchema>;
+/** What a hand-written file must say; everything else gets the defaults above. */
+export type ProfileFileInput = Omit<
+  ProfileFile,
+  'units' | 'description' | 'azimuthStart' | 'azimuthEnd' | 'range' | 'intensity' | 'mount' | 'sequencesPerPacket' | 'source' | 'groups'
+> & {
+  units?: ProfileFile['units'];
+  description?: string;
+  azimuthStart?: number;
+  azimuthEnd?: number;
+  range: { min: number; max: number; resolution?: number; noiseSigma?: number };
+  intensity?: ProfileFile['intensity'];
+  mount?: ProfileFile['mount'];
+  sequencesPerPacket?: number;
+  source?: string;
+  groups: { name: string; firingPeriod: number; lasers: (Pick<ProfileFileLaser, 'elevation'> & Partial<ProfileFileLaser>)[] }[];
+};
 
 // ---------- checking ----------
 

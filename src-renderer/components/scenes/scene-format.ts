@@ -4,8 +4,9 @@
  * display of scene metadata, trajectories and hit ratios.
  */
 import { SCENE_KINDS, SIMULATION_MODES } from '../../../src-main/api/contract';
-import type { Request, RunInfo, SceneKind, SimulationMode } from '../../../src-main/api/contract';
+import type { ProfileSummary, Request, RunInfo, SceneKind, SimulationMode } from '../../../src-main/api/contract';
 import { formatCompact, formatCount, formatDuration, formatMetres } from '../../format';
+import type { Legend } from '../../viewport/cloud-colors';
 
 // ---------- scene generation ----------
 
@@ -31,7 +32,7 @@ export const SCENE_KIND_SPECS: Record<SceneKind, SceneKindSpec> = {
   offroad: {
     kind: 'offroad',
     label: 'Off-road terrain',
-    description: 'Procedural terrain with trees, shrubs and grass, as in the benchmark.',
+    description: 'Procedural terrain (x, y in [0, size]) with a trail along +x, trees, shrubs, grass and rocks, as in the benchmark.',
     params: [
       { key: 'sizeM', label: 'Size', unit: 'm', default: 120, min: 10, max: 2000, step: 10, hint: 'Side of the square area' },
       { key: 'targetTriangles', label: 'Target triangles', unit: '', default: 1_500_000, min: 10_000, max: 50_000_000, step: 100_000, hint: 'Approximate mesh budget; smaller builds faster' },
@@ -40,24 +41,29 @@ export const SCENE_KIND_SPECS: Record<SceneKind, SceneKindSpec> = {
   'hybrid-strip': {
     kind: 'hybrid-strip',
     label: 'Hybrid strip',
-    description: 'A driving strip composed of hybrid primitives (meshes and Gaussian vegetation).',
-    params: [{ key: 'lengthM', label: 'Length', unit: 'm', default: 200, min: 10, max: 5000, step: 10, hint: 'Length of the strip' }],
+    description: 'A strip along +x composed of hybrid primitives: ground triangles with pass-through, vegetation as ellipsoid sets.',
+    params: [
+      { key: 'lengthM', label: 'Length', unit: 'm', default: 200, min: 10, max: 5000, step: 10, hint: 'Length of the strip along +x' },
+      { key: 'widthM', label: 'Width', unit: 'm', default: 60, min: 5, max: 1000, step: 5, hint: 'Width across the strip (y)' },
+    ],
   },
   'cylinder-stand': {
     kind: 'cylinder-stand',
     label: 'Cylinder stand',
-    description: 'Validation fixture: a random stand of thin vertical cylinders in front of the sensor.',
+    description: 'Validation fixture: random thin vertical stems ahead of a sensor at the origin looking along +x.',
     params: [
-      { key: 'lambda', label: 'Density λ', unit: '1/m²', default: 50, min: 0.1, max: 10_000, step: 5, hint: 'Cylinders per square metre' },
-      { key: 'diameter', label: 'Diameter', unit: 'm', default: 0.01, min: 0.0005, max: 1, step: 0.005, hint: 'Cylinder diameter' },
-      { key: 'distance', label: 'Distance', unit: 'm', default: 20, min: 0.5, max: 500, step: 1, hint: 'Distance of the stand from the sensor' },
+      { key: 'lambda', label: 'Density λ', unit: 'stems/m²', default: 50, min: 0.1, max: 10_000, step: 5, hint: 'Stems per square metre; round(λ·width·depth) cylinders' },
+      { key: 'diameter', label: 'Diameter', unit: 'm', default: 0.01, min: 0.0005, max: 1, step: 0.005, hint: 'Mean silhouette width of a stem' },
+      { key: 'distance', label: 'Distance', unit: 'm', default: 20, min: 0.5, max: 500, step: 1, hint: 'From the sensor (origin) to the near edge of the stand, along +x' },
+      { key: 'width', label: 'Width', unit: 'm', default: 10, min: 0.1, max: 500, step: 1, hint: 'Across the beam (y)' },
+      { key: 'depth', label: 'Depth', unit: 'm', default: 5, min: 0.1, max: 500, step: 1, hint: 'Along the beam (x)' },
     ],
   },
   'rod-bench': {
     kind: 'rod-bench',
     label: 'Rod bench',
-    description: 'Validation fixture: rods in front of a background wall (mixed-pixel returns).',
-    params: [{ key: 'backgroundOffset', label: 'Background offset', unit: 'm', default: 0.6, min: 0.01, max: 50, step: 0.1, hint: 'Distance from the rods to the background' }],
+    description: 'Validation fixture: 9 vertical rods before a wall, for mixed-pixel returns; sensor at the origin looking along +x.',
+    params: [{ key: 'backgroundOffset', label: 'Background offset', unit: 'm', default: 0.6, min: 0.01, max: 50, step: 0.1, hint: 'From the rods (x = 0.8 m) to the wall behind them' }],
   },
 };
 
@@ -97,13 +103,36 @@ export const MODE_OPTIONS: { value: SimulationMode; label: string; hint: string 
 export const usesRangeSampler = (mode: SimulationMode): boolean => mode === 'hybrid' || mode === 'voxel';
 
 export type RangeSampler = 'gaussian-point' | 'along-ray';
-export const RANGE_SAMPLER_OPTIONS: { value: RangeSampler; label: string }[] = [
-  { value: 'along-ray', label: 'along-ray (Gaussian restricted to the ray)' },
-  { value: 'gaussian-point', label: 'gaussian-point (sample of N(μ, Σ))' },
+export const RANGE_SAMPLER_OPTIONS: { value: RangeSampler; label: string; hint: string }[] = [
+  { value: 'along-ray', label: 'along-ray', hint: 'Range from the element’s Gaussian restricted to the ray' },
+  { value: 'gaussian-point', label: 'gaussian-point', hint: 'A sample of the element’s N(μ, Σ); the point may leave the ray' },
 ];
 
-/** Built-in sensor profiles (used when the host has no profile list). */
+/** Built-in sensor profiles (offered until the host's profile list has loaded). */
 export const BUILTIN_PROFILE_IDS = ['lms291', 'vlp16', 'hdl32e', 'hdl64e'] as const;
+
+type ProfileOptionSource = Pick<ProfileSummary, 'id' | 'name' | 'builtin' | 'lasers' | 'rotationHz'>;
+export type ProfileOptionGroup = { type: 'group'; key: string; label: string; children: { value: string; label: string }[] };
+
+/** Profile picker options: built-ins, then the project's own; plain ids before the list loads. */
+export function profileOptions(list: readonly ProfileOptionSource[]): ProfileOptionGroup[] {
+  const option = (p: ProfileOptionSource) => ({ value: p.id, label: `${p.id} · ${p.name} · ${p.lasers} lasers · ${+p.rotationHz.toFixed(2)} Hz` });
+  if (!list.length) return [{ type: 'group', key: 'builtin', label: 'Built-in', children: BUILTIN_PROFILE_IDS.map((id) => ({ value: id, label: id })) }];
+  const groups: ProfileOptionGroup[] = [];
+  const builtin = list.filter((p) => p.builtin);
+  const custom = list.filter((p) => !p.builtin);
+  if (builtin.length) groups.push({ type: 'group', key: 'builtin', label: 'Built-in', children: builtin.map(option) });
+  if (custom.length) groups.push({ type: 'group', key: 'custom', label: 'This project', children: custom.map(option) });
+  return groups;
+}
+
+/** What a run of `seconds` fires: "≈ 2 revolutions · 58 k rays". */
+export function formatRunEstimate(seconds: number | null, profile: Pick<ProfileSummary, 'rotationHz' | 'raysPerSecond'> | undefined): string {
+  if (!profile || seconds === null || !(seconds > 0)) return '';
+  const revs = seconds * profile.rotationHz;
+  const r = revs >= 10 ? Math.round(revs) : +revs.toFixed(1);
+  return `≈ ${r} revolution${r === 1 ? '' : 's'} · ${formatCompact(seconds * profile.raysPerSecond)} rays`;
+}
 
 export type TrajectoryKind = 'static' | 'straight' | 'log';
 
@@ -293,6 +322,23 @@ export function formatParam(kind: unknown, key: string, v: unknown): [string, st
   return [spec?.label ?? humanizeKey(key), value];
 }
 
+/**
+ * The scalar facts of a scene's meta: top-level numbers, strings and booleans, and those one
+ * level down in plain objects (e.g. `counts: {trees, shrubs}`); arrays (trail poses) are skipped.
+ */
+function metaScalars(meta: Record<string, unknown>): [key: string, value: number | string | boolean, nested: boolean][] {
+  const out: [string, number | string | boolean, boolean][] = [];
+  const scalar = (v: unknown): v is number | string | boolean => num(v) !== null || typeof v === 'string' || typeof v === 'boolean';
+  for (const [k, v] of Object.entries(meta)) {
+    if (META_SKIP.has(k)) continue;
+    if (scalar(v)) out.push([k, v, false]);
+    else if (v && typeof v === 'object' && !Array.isArray(v) && !ArrayBuffer.isView(v)) {
+      for (const [k2, v2] of Object.entries(v as Record<string, unknown>)) if (scalar(v2)) out.push([k2, v2, true]);
+    }
+  }
+  return out;
+}
+
 /** Every fact in a scene's meta as label/value rows, whatever the generator put there. */
 export function sceneFacts(meta: Record<string, unknown>): [string, string][] {
   const rows: [string, string][] = [];
@@ -300,38 +346,36 @@ export function sceneFacts(meta: Record<string, unknown>): [string, string][] {
   if (num(meta.seed) !== null) rows.push(['Seed', String(meta.seed)]);
   const params = meta.params && typeof meta.params === 'object' ? (meta.params as Record<string, unknown>) : {};
   for (const [k, v] of Object.entries(params)) rows.push(formatParam(meta.kind, k, v));
-  for (const [k, v] of Object.entries(meta)) {
-    if (META_SKIP.has(k)) continue;
-    const n = num(v);
+  for (const [k, v] of metaScalars(meta)) {
     const label = metaLabel(k);
     const cap = label.charAt(0).toUpperCase() + label.slice(1);
-    if (n !== null) rows.push([cap, formatMetaNumber(k, n)]);
-    else if (typeof v === 'string' || typeof v === 'boolean') rows.push([cap, String(v)]);
+    rows.push([cap, typeof v === 'number' ? formatMetaNumber(k, v) : String(v)]);
   }
   if (sceneBounds(meta.bounds)) rows.push(['Extent', formatExtent(meta.bounds)]);
   return rows;
 }
 
 /** The nouns a scene is counted in, in the order the table shows them. */
-const HEADLINE_NOUNS = ['triangles', 'elements', 'ellipsoids', 'voxels', 'instances', 'objects', 'primitives'];
+const HEADLINE_NOUNS = ['triangles', 'elements', 'ellipsoids', 'voxels', 'stems', 'rods', 'trees', 'instances', 'objects', 'primitives'];
 
 /**
- * Up to `max` counts for a table cell ("1.5 M triangles · 240 instances"): numeric meta keys that
- * end in a known noun (triangleCount, instancedTriangles, objects…); placed ("instanced") counts
- * win over unique ones, one entry per noun.
+ * Up to `max` counts for a table cell ("1.5 M triangles · 12 trees · 240 instances"): numeric
+ * meta keys (also one level down) that end in a known noun (triangleCount, instancedTriangles,
+ * trees…); placed ("instanced") and plain counts win over unique ones, one entry per noun, none zero.
  */
 export function sceneHeadline(meta: Record<string, unknown>, max = 3): string {
   const found = new Map<string, { value: number; rank: number }>();
-  for (const [key, v] of Object.entries(meta)) {
+  for (const [key, v, nested] of metaScalars(meta)) {
     const n = num(v);
-    if (n === null || META_SKIP.has(key)) continue;
+    if (n === null || n === 0) continue; // nothing of a kind is not news
     const words = humanizeKey(key).split(' ');
     let noun = words[words.length - 1]!;
     if (noun === 'count' && words.length > 1) noun = words[words.length - 2]!;
     if (!noun.endsWith('s')) noun += 's';
     if (!HEADLINE_NOUNS.includes(noun)) continue;
-    // Prefer placed counts ("instanced…") and plain ones over "unique…".
-    const rank = words[0] === 'instanced' ? 0 : words[0] === 'unique' ? 2 : 1;
+    // Prefer the plain and placed ("instanced…") totals over parts ("terrainTriangles") and
+    // "unique…" counts, and top-level facts over nested ones.
+    const rank = (words.length === 1 || words[0] === 'instanced' ? 0 : words[0] === 'unique' ? 2 : 1) + (nested ? 0.5 : 0);
     const prev = found.get(noun);
     if (!prev || rank < prev.rank) found.set(noun, { value: n, rank });
   }
@@ -339,4 +383,69 @@ export function sceneHeadline(meta: Record<string, unknown>, max = 3): string {
     .slice(0, max)
     .map((noun) => `${formatCompact(found.get(noun)!.value)} ${noun}`)
     .join(' · ');
+}
+
+// ---------- where to put the vehicle ----------
+
+/** The trail poses of the off-road and hybrid-strip scenes are sensor poses this high above the ground (src-worker/site/offroad.ts). */
+export const TRAIL_SENSOR_HEIGHT = 1.8;
+
+export interface SuggestedStart {
+  position: [number, number, number];
+  headingDeg: number;
+  why: string;
+}
+
+/** [tx, ty, tz, qx, qy, qz, qw] or null. */
+function pose7(v: unknown): number[] | null {
+  return Array.isArray(v) && v.length === 7 && v.every((x) => num(x) !== null) ? (v as number[]) : null;
+}
+
+const round = (v: number, digits: number) => +v.toFixed(digits) || 0; // || 0: no "-0"
+
+/**
+ * A sensible vehicle pose for a scene: on the ground at the start of the trail, heading along it
+ * (off-road, hybrid strip), or with the sensor at the origin looking along +x (the validation
+ * fixtures; `mountZ` is the profile's mount height, unknown: no suggestion).
+ */
+export function suggestedStart(meta: Record<string, unknown>, mountZ: number | null): SuggestedStart | null {
+  const trail = meta.kind === 'offroad' && Array.isArray(meta.trail) ? pose7(meta.trail[0]) : meta.kind === 'hybrid-strip' ? pose7(meta.trailStart) : null;
+  if (trail) {
+    const [x, y, z, , , qz, qw] = trail as [number, number, number, number, number, number, number];
+    const yaw = (2 * Math.atan2(qz, qw) * 180) / Math.PI;
+    return { position: [round(x, 2), round(y, 2), round(z - TRAIL_SENSOR_HEIGHT, 2)], headingDeg: round(yaw, 1), why: 'on the ground at the start of the trail, heading along it' };
+  }
+  if ((meta.kind === 'cylinder-stand' || meta.kind === 'rod-bench') && mountZ !== null && Number.isFinite(mountZ)) {
+    return { position: [0, 0, round(-mountZ, 3)], headingDeg: 0, why: 'the sensor at the origin looking along +x (the vehicle one mount height below)' };
+  }
+  return null;
+}
+
+// ---------- ground truth ----------
+
+/**
+ * Names of the class ids the scene builders put on every simulated point. Mirrors SITE_CLASS_NAMES
+ * in src-worker/site/classes.ts (the renderer may not import src-worker); a unit test keeps them equal.
+ */
+export const GROUND_TRUTH_CLASS_NAMES: Readonly<Record<number, string>> = {
+  0: 'unknown',
+  1: 'ground',
+  2: 'grass',
+  3: 'low shrub',
+  4: 'small shrub',
+  5: 'medium shrub',
+  6: 'large shrub',
+  7: 'small tree',
+  8: 'medium tree',
+  9: 'large tree',
+  10: 'rock',
+  11: 'stem',
+  12: 'rod',
+  13: 'wall',
+};
+
+/** A class legend with the ground-truth names (other legends unchanged). */
+export function withGroundTruthNames(legend: Legend): Legend {
+  if (legend.kind !== 'classes') return legend;
+  return { ...legend, label: 'Ground-truth class', entries: legend.entries.map((e) => ({ ...e, name: GROUND_TRUTH_CLASS_NAMES[e.id] ?? e.name })) };
 }

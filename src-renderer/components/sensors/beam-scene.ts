@@ -114,10 +114,11 @@ export class BeamScene {
 
   frame(origin: [number, number, number], extent: number): void {
     const c = this.camera;
-    c.target = v3(0, 0, origin[2] * 0.5);
+    c.target = v3(0, 0, origin[2] * 0.6);
     c.alpha = -Math.PI / 2 - 0.7;
-    c.beta = 1.0;
-    c.radius = Math.max(6, extent * 2.2);
+    c.beta = 1.05;
+    // Sphere view: the sensor, its mast and the 4 × 2 m vehicle in view; ground view: the rings.
+    c.radius = Math.max(9 + origin[2], extent * 2.4);
     c.lowerRadiusLimit = 0.5;
     c.upperRadiusLimit = Math.max(50, extent * 10);
     c.minZ = 0.05;

@@ -23,9 +23,9 @@ export function parseVelodyneYaml(text: string, file: string): VelodyneCalibrati
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length) {
     const e = doc.errors[0]!;
-    const pos = e.linePos?.[0];
+    const pos = lineCounter.linePos(Math.min(e.pos[0], text.length));
     const reason = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    throw new CalibrationError(file, pos ? `line ${pos.line}, column ${pos.col}` : '', `not valid YAML: ${reason}`);
+    throw new CalibrationError(file, `line ${pos.line}, column ${pos.col}`, `not valid YAML: ${reason}`);
   }
 
   const place = (path: (string | number)[]) => {

@@ -1,27 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { requestSchemas } from '../../../src-main/api/contract';
+import { SITE_CLASS_NAMES } from '../../../src-worker/site/classes';
 import {
   SCENE_KIND_SPECS,
   countWithShare,
   defaultParams,
   defaultSimulateForm,
   formatExtent,
+  formatRunEstimate,
   formatShare,
   formatTrajectory,
+  GROUND_TRUTH_CLASS_NAMES,
   generateRequest,
   humanizeKey,
+  profileOptions,
   runProfileLabel,
   sceneBounds,
   sceneFacts,
   sceneHeadline,
   simulateRequest,
+  suggestedStart,
+  withGroundTruthNames,
 } from '../../../src-renderer/components/scenes/scene-format';
+import type { SimulateForm } from '../../../src-renderer/components/scenes/scene-format';
 
 describe('scene generation form', () => {
   it('has the contract defaults for every kind', () => {
     expect(defaultParams('offroad')).toEqual({ sizeM: 120, targetTriangles: 1_500_000 });
-    expect(defaultParams('hybrid-strip')).toEqual({ lengthM: 200 });
-    expect(defaultParams('cylinder-stand')).toEqual({ lambda: 50, diameter: 0.01, distance: 20 });
+    expect(defaultParams('hybrid-strip')).toEqual({ lengthM: 200, widthM: 60 });
+    expect(defaultParams('cylinder-stand')).toEqual({ lambda: 50, diameter: 0.01, distance: 20, width: 10, depth: 5 });
     expect(defaultParams('rod-bench')).toEqual({ backgroundOffset: 0.6 });
     for (const spec of Object.values(SCENE_KIND_SPECS)) for (const p of spec.params) expect(p.default).toBeGreaterThanOrEqual(p.min);
   });
@@ -35,7 +42,7 @@ describe('scene generation form', () => {
 });
 
 describe('simulate form', () => {
-  const base = { ...defaultSimulateForm(), sceneId: 3 };
+  const base: SimulateForm = { ...defaultSimulateForm(), sceneId: 3 };
 
   it('builds a static request the contract accepts', () => {
     const c = simulateRequest({ ...base, seconds: 0.2, position: [1, 2, 0], headingDeg: 90 });
@@ -74,6 +81,26 @@ describe('simulate form', () => {
     expect(reason({ position: [0, null, 0] })).toBe('Enter x, y and z');
     expect(reason({ trajectoryKind: 'straight', speed: 100 })).toBe('Speed is 0 to 60 m/s');
     expect(reason({ trajectoryKind: 'log' })).toBe('Choose a drive log');
+  });
+});
+
+describe('profile picker', () => {
+  const vlp = { id: 'vlp16', name: 'Velodyne VLP-16', builtin: true, lasers: 16, rotationHz: 10, raysPerSecond: 288_000 };
+  const mine = { id: 'vlp16-copy', name: 'My VLP', builtin: false, lasers: 16, rotationHz: 20, raysPerSecond: 288_000 };
+
+  it('offers the built-in ids until the list loads, then groups built-in and project profiles', () => {
+    expect(profileOptions([])[0]!.children.map((o) => o.value)).toEqual(['lms291', 'vlp16', 'hdl32e', 'hdl64e']);
+    const groups = profileOptions([mine, vlp]);
+    expect(groups.map((g) => g.label)).toEqual(['Built-in', 'This project']);
+    expect(groups[0]!.children).toEqual([{ value: 'vlp16', label: 'vlp16 · Velodyne VLP-16 · 16 lasers · 10 Hz' }]);
+    expect(groups[1]!.children[0]!.value).toBe('vlp16-copy');
+  });
+
+  it('estimates what a run fires', () => {
+    expect(formatRunEstimate(0.2, vlp)).toBe('≈ 2 revolutions · 58 k rays');
+    expect(formatRunEstimate(0.1, vlp)).toBe('≈ 1 revolution · 29 k rays');
+    expect(formatRunEstimate(null, vlp)).toBe('');
+    expect(formatRunEstimate(1, undefined)).toBe('');
   });
 });
 
@@ -126,6 +153,12 @@ describe('scene meta display', () => {
     expect(sceneHeadline(meta)).toBe('199 k triangles · 340 instances · 120 objects');
     expect(sceneHeadline({ triangleCount: 1_500_000, elements: 3000 })).toBe('1.5 M triangles · 3 k elements');
     expect(sceneHeadline({ kind: 'rod-bench', seed: 1 })).toBe('');
+    expect(sceneHeadline({ triangles: 5, ellipsoids: 0 })).toBe('5 triangles');
+    // The off-road generator's shape: part counts nested under `counts`, totals at the top.
+    expect(sceneHeadline({ counts: { terrainTriangles: 9000, trees: 12, shrubs: 40 }, triangles: 200_334, uniqueTriangles: 80_080, ellipsoids: 0, instances: 248 })).toBe(
+      '200 k triangles · 12 trees · 248 instances',
+    );
+    expect(sceneHeadline({ stems: 2500, triangles: 160_000, instances: 2500 })).toBe('160 k triangles · 2.5 k stems · 2.5 k instances');
   });
 
   it('reads bounds as {min,max} or six numbers', () => {
@@ -150,8 +183,37 @@ describe('scene meta display', () => {
       Extent: '40 × 40 × 12.5 m',
     });
     expect(Object.fromEntries(sceneFacts({ kind: 'cylinder-stand', params: { lambda: 50, diameter: 0.01 } }))).toMatchObject({
-      'Density λ': '50 1/m²',
+      'Density λ': '50 stems/m²',
       Diameter: '0.010 m',
     });
+  });
+});
+
+describe('vehicle start suggestion', () => {
+  const yaw = (deg: number) => [0, 0, Math.sin((deg * Math.PI) / 360), Math.cos((deg * Math.PI) / 360)];
+
+  it('puts the vehicle on the ground at the trail start, heading along it', () => {
+    const trail = [[2, 20.5, 3.8, ...yaw(10)], [5, 21, 3.9, ...yaw(12)]];
+    expect(suggestedStart({ kind: 'offroad', trail }, 2)).toMatchObject({ position: [2, 20.5, 2], headingDeg: 10 });
+    expect(suggestedStart({ kind: 'hybrid-strip', trailStart: [0, -1.25, 1.8, ...yaw(-5)] }, null)).toMatchObject({ position: [0, -1.25, 0], headingDeg: -5 });
+  });
+
+  it('puts a fixture’s sensor at the origin once the mount height is known', () => {
+    expect(suggestedStart({ kind: 'rod-bench' }, 2)).toMatchObject({ position: [0, 0, -2], headingDeg: 0 });
+    expect(suggestedStart({ kind: 'cylinder-stand' }, null)).toBeNull();
+    expect(suggestedStart({ kind: 'offroad' }, 2)).toBeNull();
+  });
+});
+
+describe('ground-truth classes', () => {
+  it('mirrors the scene builders’ class names', () => {
+    expect(GROUND_TRUTH_CLASS_NAMES).toEqual(SITE_CLASS_NAMES);
+  });
+
+  it('names the entries of a class legend only', () => {
+    const legend = withGroundTruthNames({ kind: 'classes', mode: 'class', label: 'Class', entries: [{ id: 7, name: 'class 7', color: '#fff', count: 3 }, { id: 200, name: 'class 200', color: '#000', count: 1 }] });
+    expect(legend.kind === 'classes' && legend.entries.map((e) => e.name)).toEqual(['small tree', 'class 200']);
+    const scalar = { kind: 'scalar', mode: 'height', label: 'Height (z)', unit: 'm', map: 'turbo', gradient: '', range: { min: 0, max: 1 } } as const;
+    expect(withGroundTruthNames(scalar)).toBe(scalar);
   });
 });

@@ -144,6 +144,7 @@ describe('calibration errors name the file, the place and the reason', () => {
     expect(e.file).toBe('broken.yaml');
     expect(e.place).toMatch(/^line \d+, column \d+$/);
     expect(e.message).toMatch(/^broken\.yaml: line \d+, column \d+: not valid YAML: /);
+    expect(failure(() => parseVelodyneYaml('lasers:\n  - laser_id: 0\n  vert: [\n', 'b.yaml')).message).toMatch(/^b\.yaml: line [23], column \d+: not valid YAML/);
   });
 
   it('YAML fields: key path and line', () => {
@@ -169,7 +170,7 @@ describe('calibration errors name the file, the place and the reason', () => {
   });
 
   it('Ouster JSON: syntax by line and column, fields by key path', () => {
-    expect(failure(() => parseOusterJson('{\n "beam_altitude_angles": [1, 2,]\n}', 'o.json')).message).toBe("o.json: invalid JSON at line 2, column 33: expected a value, found ']'");
+    expect(failure(() => parseOusterJson('{\n "beam_altitude_angles": [1, 2,]\n}', 'o.json')).message).toBe("o.json: invalid JSON at line 2, column 32: expected a value, found ']'");
     const uneven = JSON.stringify({ beam_altitude_angles: [1, 2, 3], beam_azimuth_angles: [0, 0], lidar_mode: '1024x10' });
     expect(failure(() => parseOusterJson(uneven, 'o.json')).message).toBe('o.json: beam_azimuth_angles: has 2 entries but beam_altitude_angles has 3');
     const mode = JSON.stringify({ beam_intrinsics: { beam_altitude_angles: [1], beam_azimuth_angles: [0] }, config_params: { lidar_mode: 'fast' } });
