@@ -56,6 +56,8 @@ export const TrajectorySpec = z.discriminatedUnion('kind', [
       speed: z.number().min(0).max(60),
     })
     .strict(),
+  /** Along the scene's own trail (generated scenes carry one), at `speed` m/s. */
+  z.object({ kind: z.literal('trail'), speed: z.number().positive().max(60).default(2.4), seconds: z.number().positive().max(3600).optional() }).strict(),
   /** The sensor poses of a recorded drive log (re-simulate a real drive). */
   z.object({ kind: z.literal('log'), logId: Id, seconds: z.number().positive().max(3600).optional() }).strict(),
 ]);

@@ -23,12 +23,14 @@ const OPTIONS = {
   start: { type: 'string' },
   heading: { type: 'string' },
   'poses-from': { type: 'string' },
+  trail: { type: 'boolean', default: false },
   'batch-packets': { type: 'string' },
   'range-sampler': { type: 'string' },
   // validations and benchmarks
   samples: { type: 'string' },
   triangles: { type: 'string' },
   rays: { type: 'string' },
+  only: { type: 'string' },
   // profiles
   id: { type: 'string' },
 } as const;

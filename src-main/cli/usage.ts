@@ -8,7 +8,7 @@ Usage:
                          [--seed N] [--param key=value ...] [--name NAME] [--json]
   thicket scene list     --project FILE [--json]
   thicket simulate       --project FILE --scene S --profile ID [--mode hybrid|voxel|physics|mesh]
-                         [--seed N] [--seconds T] [--speed V --start x,y,z --heading DEG | --poses-from LOG]
+                         [--seed N] [--seconds T] [--trail [--speed V] | --speed V --start x,y,z --heading DEG | --poses-from LOG]
                          [--batch-packets N] [--range-sampler along-ray|gaussian-point] [--workers N] [--json]
   thicket profile import FILE [--project FILE] [--id ID] [--name NAME] [--json]
                          a calibration (ROS velodyne .yaml, Velodyne db.xml, Ouster .json) or a

@@ -23,8 +23,9 @@ export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulat
   const scene = session.store.scenes.get(req.sceneId);
   if (!scene) throw new ApiError('not_found', `no scene ${req.sceneId} in this project`);
   const profile: SensorProfile = resolveProfileForUse(session.store, req.profileId);
-  const trajectory: Trajectory = buildTrajectory(session, req.trajectory);
-  const seconds = trajectory.times[trajectory.times.length - 1]! - trajectory.times[0]!;
+  const trajectory: Trajectory = buildTrajectory(session, req.trajectory, scene.info.meta);
+  const last = trajectory.times[trajectory.times.length - 1]! - trajectory.times[0]!;
+  const seconds = req.trajectory.seconds !== undefined ? Math.min(req.trajectory.seconds, last) : last;
   const duration = packetDurationOf(profile);
   const packets = Math.max(1, Math.floor(seconds / duration + 1e-9));
   const batches = Math.ceil(packets / req.batchPackets);

@@ -21,7 +21,31 @@ const yawQuat = (deg: number) => {
   return [0, 0, Math.sin(h), Math.cos(h)];
 };
 
-export function buildTrajectory(session: ProjectSession, spec: TrajectorySpec): Trajectory {
+/**
+ * Driving along a polyline of sensor poses (a scene's trail) at constant speed: times from the
+ * arc length; cut at `seconds` when given.
+ */
+export function trailTrajectory(trail: readonly (readonly number[])[], speed: number, seconds?: number): Trajectory {
+  if (trail.length < 2) throw new ApiError('bad_input', 'the scene has no trail to drive along (generate an offroad or hybrid-strip scene)');
+  const times = [0];
+  for (let i = 1; i < trail.length; i++) {
+    const a = trail[i - 1]!, b = trail[i]!;
+    times.push(times[i - 1]! + Math.hypot(b[0]! - a[0]!, b[1]! - a[1]!, b[2]! - a[2]!) / speed);
+  }
+  let end = trail.length;
+  if (seconds !== undefined) while (end > 2 && times[end - 2]! >= seconds) end--;
+  return {
+    times: Float64Array.from(times.slice(0, end)),
+    poses: Float64Array.from(trail.slice(0, end).flatMap((p) => [...p])),
+    sensorPoses: true,
+  };
+}
+
+export function buildTrajectory(session: ProjectSession, spec: TrajectorySpec, sceneMeta: Record<string, unknown> = {}): Trajectory {
+  if (spec.kind === 'trail') {
+    const trail = Array.isArray(sceneMeta.trail) ? (sceneMeta.trail as number[][]) : [];
+    return trailTrajectory(trail, spec.speed, spec.seconds);
+  }
   if (spec.kind === 'static') {
     const q = yawQuat(spec.headingDeg);
     const pose = [...spec.position, ...q];

@@ -25,7 +25,8 @@ export interface GeneratedScene {
 
 const KNOWN: Record<GeneratedSceneKind, readonly string[]> = {
   offroad: ['sizeM', 'targetTriangles'],
-  'hybrid-strip': ['lengthM', 'widthM'],
+  // mesh=1: the same strip as opaque meshes (for the physics and mesh modes)
+  'hybrid-strip': ['lengthM', 'widthM', 'mesh'],
   'cylinder-stand': ['lambda', 'diameter', 'distance', 'width', 'depth'],
   'rod-bench': ['backgroundOffset'],
 };
@@ -50,8 +51,8 @@ export function generateScene(input: GenerateSceneInput, ctx: TaskContext): { ki
     extra = { counts: s.counts, trail: s.poses };
   } else if (kind === 'hybrid-strip') {
     const s = buildComposedHybridScene({ seed, lengthM: params.lengthM, widthM: params.widthM });
-    data = s.hybrid;
-    extra = { counts: s.counts, trailStart: s.trail[0], trailEnd: s.trail[s.trail.length - 1] };
+    data = params.mesh ? s.mesh : s.hybrid;
+    extra = { counts: s.counts, variant: params.mesh ? 'mesh' : 'hybrid', trail: s.trail };
   } else if (kind === 'cylinder-stand') {
     const s = buildCylinderStand({ seed, lambda: params.lambda ?? 50, diameter: params.diameter ?? 0.01, distance: params.distance ?? 20, width: params.width, depth: params.depth });
     data = s.data;

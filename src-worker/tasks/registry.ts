@@ -5,6 +5,7 @@ import { spin, sumArray } from './diagnostics';
 import { generateScene } from './generate-scene';
 import { simulateBatch } from './simulate-batch';
 import { validateTask } from './validate';
+import { benchEngineTask } from './bench-engine';
 
 export const TASKS = {
   'import-cloud': importCloud,
@@ -14,6 +15,7 @@ export const TASKS = {
   'generate-scene': generateScene,
   'simulate-batch': simulateBatch,
   validate: validateTask,
+  'bench-engine': benchEngineTask,
 } as const;
 
 export type TaskName = keyof typeof TASKS;

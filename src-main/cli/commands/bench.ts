@@ -1,18 +1,38 @@
 import type { AppServices } from '../../services/app-services';
-import type { CommonArgs } from '../args';
+import { numberFlag, type CommonArgs } from '../args';
+import { CliError } from '../cli-error';
 import type { CommandOutput } from '../output';
 import type { ProgressReporter } from '../progress';
 import { benchFoundation } from '../../services/bench-foundation';
+import { benchRealtime } from '../../services/bench-realtime';
 
-export async function benchCommand(services: AppServices, _args: CommonArgs, progress: ProgressReporter): Promise<CommandOutput> {
-  const foundation = await benchFoundation(services, (m) => progress.note(`bench: ${m}`));
-  const f = foundation;
-  const text = [
-    `workers: ${f.workers}`,
-    `pool:   ${f.pool.tasksPerSecond} tiny tasks/s (${f.pool.tasks} tasks)`,
-    `store:  write ${f.store.writeMBps} MB/s, read ${f.store.readMBps} MB/s (${f.store.megabytes} MB of BLOB chunks)`,
-    `import: ${f.import.pointsPerSecond} points/s, ${f.import.mbPerSecond} MB/s (${f.import.points} points in ${f.import.seconds} s)`,
-    `display: ${f.display.points} points decimated to ${f.display.shown} in ${f.display.seconds} s`,
-  ].join('\n');
-  return { json: { foundation }, text };
+const PARTS = ['foundation', 'realtime'] as const;
+type Part = (typeof PARTS)[number];
+
+export async function benchCommand(services: AppServices, args: CommonArgs, progress: ProgressReporter): Promise<CommandOutput> {
+  const only = args.values.only?.split(',').map((s) => s.trim()) ?? [...PARTS];
+  for (const p of only) if (!(PARTS as readonly string[]).includes(p)) throw new CliError(`--only: unknown part "${p}" (known: ${PARTS.join(', ')})`, 2);
+  const want = (p: Part) => only.includes(p);
+  const note = (m: string) => progress.note(`bench: ${m}`);
+  const json: Record<string, unknown> = {};
+  const text: string[] = [];
+  if (want('foundation')) {
+    const f = await benchFoundation(services, note);
+    json.foundation = f;
+    text.push(
+      `workers: ${f.workers}`,
+      `pool:   ${f.pool.tasksPerSecond} tiny tasks/s (${f.pool.tasks} tasks)`,
+      `store:  write ${f.store.writeMBps} MB/s, read ${f.store.readMBps} MB/s (${f.store.megabytes} MB of BLOB chunks)`,
+      `import: ${f.import.pointsPerSecond} points/s, ${f.import.mbPerSecond} MB/s (${f.import.points} points in ${f.import.seconds} s)`,
+      `display: ${f.display.points} points decimated to ${f.display.shown} in ${f.display.seconds} s`,
+    );
+  }
+  if (want('realtime')) {
+    const seconds = numberFlag(args.values, 'seconds', 0.01, 60) ?? 1;
+    const realtime = await benchRealtime(services.pool, { seconds, ...(args.values.profile ? { profiles: args.values.profile.split(',') } : {}) }, note);
+    json.realtime = realtime;
+    text.push('real-time factor (simulated s per wall s), composed 200 m strip, trail at 2.4 m/s:');
+    for (const r of realtime) text.push(`  ${r.profile.padEnd(14)} ${r.mode.padEnd(8)} ${r.factor.toFixed(2)}× (${r.rays} rays in ${r.wallSeconds} s)`);
+  }
+  return { json, text: text.join('\n') };
 }

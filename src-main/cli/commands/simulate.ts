@@ -16,7 +16,9 @@ export async function simulateCommand(services: AppServices, args: CommonArgs, p
   const seconds = numberFlag(v, 'seconds', 1e-6, 3600);
   const posesFrom = intFlag(v, 'poses-from', 1);
   let trajectory: TrajectorySpec;
-  if (posesFrom !== undefined) {
+  if (v.trail) {
+    trajectory = { kind: 'trail', speed: numberFlag(v, 'speed', 0.01, 60) ?? 2.4, ...(seconds !== undefined ? { seconds } : {}) };
+  } else if (posesFrom !== undefined) {
     trajectory = { kind: 'log', logId: posesFrom, ...(seconds !== undefined ? { seconds } : {}) };
   } else {
     const speed = numberFlag(v, 'speed', 0, 60) ?? 0;

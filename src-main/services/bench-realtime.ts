@@ -1,0 +1,74 @@
+/**
+ * Real-time factors (simulated seconds per wall second) of every built-in profile in hybrid and
+ * physics modes, driving the composed 200 m off-road strip's trail at 2.4 m/s. Batches run on
+ * the pool exactly as `thicket simulate` runs them (scene in shared memory, fixed batches).
+ */
+import type { Piscina } from 'piscina';
+import { runTransient } from '../jobs/job-runner';
+import type { GeneratedScene } from '../../src-worker/tasks/generate-scene';
+import type { SimulateBatchInput } from '../../src-worker/tasks/simulate-batch';
+import type { SensorProfile } from '../../src-worker/sensors/profile';
+import { packetDurationOf } from '../../src-worker/sensors/scan-pattern';
+import { builtinProfiles } from '../../src-worker/sensors/builtins';
+import { toShared } from './scene-store';
+import { trailTrajectory } from './trajectories';
+
+export interface RealtimeFigure {
+  profile: string;
+  mode: 'hybrid' | 'physics';
+  factor: number;
+  simulatedSeconds: number;
+  wallSeconds: number;
+  rays: number;
+}
+
+async function generate(pool: Piscina, mesh: boolean, seed: number): Promise<GeneratedScene> {
+  const { outputs } = await runTransient(pool, 'generate-scene', { kind: 'hybrid-strip', seed, params: { lengthM: 200, ...(mesh ? { mesh: 1 } : {}) } });
+  return outputs.get('scene') as GeneratedScene;
+}
+
+export async function benchRealtime(
+  pool: Piscina,
+  opts: { seconds?: number; seed?: number; profiles?: string[] },
+  progress: (msg: string) => void,
+): Promise<RealtimeFigure[]> {
+  const seconds = opts.seconds ?? 1;
+  const seed = opts.seed ?? 1;
+  progress('realtime: building the composed 200 m strip (hybrid and mesh)');
+  const scenes = { hybrid: await generate(pool, false, seed), physics: await generate(pool, true, seed) } as const;
+  const shared = { hybrid: toShared(scenes.hybrid.data), physics: toShared(scenes.physics.data) };
+  const trail = scenes.hybrid.meta.trail as number[][];
+  const trajectory = toShared(trailTrajectory(trail, 2.4));
+  const profiles: SensorProfile[] = builtinProfiles().filter((p) => !opts.profiles || opts.profiles.includes(p.id));
+  const out: RealtimeFigure[] = [];
+  for (const profile of profiles) {
+    for (const mode of ['hybrid', 'physics'] as const) {
+      progress(`realtime: ${profile.id} ${mode}`);
+      const duration = packetDurationOf(profile);
+      const packets = Math.max(1, Math.round(seconds / duration));
+      const batch = Math.max(1, Math.ceil(packets / (4 * pool.options.maxThreads)));
+      const base: Omit<SimulateBatchInput, 'firstPacket' | 'packetCount'> = {
+        scene: shared[mode],
+        profile,
+        trajectory,
+        mountOverride: [0, 0, 0, 0, 0, 0, 1],
+        mode,
+        seed,
+        rangeSampler: 'along-ray',
+      };
+      // Warm the workers' caches (BVH wrappers, scan pattern) so the figure is the steady state.
+      await runTransient(pool, 'simulate-batch', { ...base, firstPacket: 0, packetCount: 1 });
+      const t0 = performance.now();
+      const runs = [];
+      for (let first = 0; first < packets; first += batch) {
+        runs.push(runTransient(pool, 'simulate-batch', { ...base, firstPacket: first, packetCount: Math.min(batch, packets - first) }));
+      }
+      const results = await Promise.all(runs);
+      const wall = (performance.now() - t0) / 1000;
+      const rays = results.reduce((a, r) => a + (r.result as { rays: number }).rays, 0);
+      const simulated = packets * duration;
+      out.push({ profile: profile.id, mode, factor: Math.round((simulated / wall) * 100) / 100, simulatedSeconds: simulated, wallSeconds: Math.round(wall * 1000) / 1000, rays });
+    }
+  }
+  return out;
+}
