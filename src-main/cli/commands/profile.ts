@@ -58,7 +58,7 @@ export async function profileCommand(services: AppServices, args: CommonArgs, pr
   if (sub === 'list') {
     const profiles: ProfileSummary[] = await services.call('profiles.list', {});
     const text = profiles
-      .map((p) => `${p.builtin ? 'built-in' : 'custom  '}  ${p.id.padEnd(22)} ${p.name.padEnd(34)} ${String(p.lasers).padStart(4)} lasers  ${String(p.rotationHz).padStart(5)} Hz  ${p.rangeMax} m`)
+      .map((p) => `${p.builtin ? 'built-in' : 'custom  '}  ${p.id.padEnd(22)} ${p.name.padEnd(34)} ${`${p.lasers} laser${p.lasers === 1 ? ' ' : 's'}`.padStart(10)}  ${String(p.rotationHz).padStart(5)} Hz  ${p.rangeMax} m`)
       .join('\n');
     return { json: { profiles }, text: text || 'no profiles' };
   }

@@ -19,6 +19,8 @@ export interface ParamSpec {
   max: number;
   step: number;
   hint: string;
+  /** An on/off switch sent as 1 when on and left out when off (the generator wants positive values). */
+  toggle?: boolean;
 }
 
 export interface SceneKindSpec {
@@ -45,6 +47,7 @@ export const SCENE_KIND_SPECS: Record<SceneKind, SceneKindSpec> = {
     params: [
       { key: 'lengthM', label: 'Length', unit: 'm', default: 200, min: 10, max: 5000, step: 10, hint: 'Length of the strip along +x' },
       { key: 'widthM', label: 'Width', unit: 'm', default: 60, min: 5, max: 1000, step: 5, hint: 'Width across the strip (y)' },
+      { key: 'mesh', label: 'As meshes', unit: '', default: 0, min: 0, max: 1, step: 1, toggle: true, hint: 'The same strip as opaque meshes, for the physics and mesh modes' },
     ],
   },
   'cylinder-stand': {
@@ -78,6 +81,10 @@ export function generateRequest(kind: SceneKind, seed: number, name: string, par
   const out: Record<string, number> = {};
   for (const p of SCENE_KIND_SPECS[kind].params) {
     const v = params[p.key];
+    if (p.toggle) {
+      if (v) out[p.key] = 1;
+      continue;
+    }
     out[p.key] = typeof v === 'number' && Number.isFinite(v) ? v : p.default;
   }
   const req: Request<'scenes.generate'> = { kind, seed: Math.max(0, Math.trunc(seed) || 0), params: out };
@@ -134,7 +141,12 @@ export function formatRunEstimate(seconds: number | null, profile: Pick<ProfileS
   return `≈ ${r} revolution${r === 1 ? '' : 's'} · ${formatCompact(seconds * profile.raysPerSecond)} rays`;
 }
 
-export type TrajectoryKind = 'static' | 'straight' | 'log';
+export type TrajectoryKind = 'static' | 'straight' | 'trail' | 'log';
+
+/** Whether a scene carries a trail to drive along (the off-road and hybrid-strip generators add one). */
+export function hasTrail(meta: Record<string, unknown> | undefined): boolean {
+  return Array.isArray(meta?.trail) && meta.trail.length >= 2;
+}
 
 export interface SimulateForm {
   sceneId: number | null;
@@ -165,7 +177,7 @@ export function defaultSimulateForm(): SimulateForm {
     seconds: 1,
     position: [0, 0, 0],
     headingDeg: 0,
-    speed: 5,
+    speed: 2.4,
     logId: null,
     logSeconds: null,
     rangeSampler: 'along-ray',
@@ -181,7 +193,11 @@ export function simulateRequest(f: SimulateForm): Checked<Request<'simulate.star
   if (f.sceneId === null) return { ok: false, reason: 'Choose a scene' };
   if (!f.profileId) return { ok: false, reason: 'Choose a sensor profile' };
   let trajectory: Request<'simulate.start'>['trajectory'];
-  if (f.trajectoryKind === 'log') {
+  if (f.trajectoryKind === 'trail') {
+    if (!finite(f.speed) || f.speed <= 0 || f.speed > 60) return { ok: false, reason: 'Speed is above 0, at most 60 m/s' };
+    if (f.seconds !== null && !(f.seconds > 0 && f.seconds <= 3600)) return { ok: false, reason: 'Seconds must be positive' };
+    trajectory = f.seconds === null ? { kind: 'trail', speed: f.speed } : { kind: 'trail', speed: f.speed, seconds: f.seconds };
+  } else if (f.trajectoryKind === 'log') {
     if (f.logId === null) return { ok: false, reason: 'Choose a drive log' };
     if (f.logSeconds !== null && !(f.logSeconds > 0)) return { ok: false, reason: 'Seconds must be positive' };
     trajectory = f.logSeconds === null ? { kind: 'log', logId: f.logId } : { kind: 'log', logId: f.logId, seconds: f.logSeconds };
@@ -231,6 +247,7 @@ export function formatTrajectory(t: Record<string, unknown> | null | undefined, 
     const speed = num(t.speed) ?? 0;
     return `Straight ${+speed.toFixed(2)} m/s for ${seconds !== null ? formatDuration(seconds) : '—'} from ${formatPoint(t.start)}, ${heading(t.headingDeg)}`;
   }
+  if (t.kind === 'trail') return `Along the scene's trail at ${+(num(t.speed) ?? 0).toFixed(2)} m/s${seconds !== null ? ` for ${formatDuration(seconds)}` : ''}`;
   if (t.kind === 'log') {
     const id = num(t.logId);
     const name = id !== null ? logName?.(id) : undefined;
@@ -318,7 +335,7 @@ function metaLabel(key: string): string {
 export function formatParam(kind: unknown, key: string, v: unknown): [string, string] {
   const spec = SCENE_KIND_SPECS[kind as SceneKind]?.params.find((p) => p.key === key);
   const n = num(v);
-  const value = n === null ? String(v) : spec?.unit === 'm' ? formatMetres(n) : spec?.unit ? `${+n.toPrecision(6)} ${spec.unit}` : formatMetaNumber(key, n);
+  const value = n === null ? String(v) : spec?.toggle ? (n ? 'yes' : 'no') : spec?.unit === 'm' ? formatMetres(n) : spec?.unit ? `${+n.toPrecision(6)} ${spec.unit}` : formatMetaNumber(key, n);
   return [spec?.label ?? humanizeKey(key), value];
 }
 
@@ -409,7 +426,7 @@ const round = (v: number, digits: number) => +v.toFixed(digits) || 0; // || 0: n
  * fixtures; `mountZ` is the profile's mount height, unknown: no suggestion).
  */
 export function suggestedStart(meta: Record<string, unknown>, mountZ: number | null): SuggestedStart | null {
-  const trail = meta.kind === 'offroad' && Array.isArray(meta.trail) ? pose7(meta.trail[0]) : meta.kind === 'hybrid-strip' ? pose7(meta.trailStart) : null;
+  const trail = Array.isArray(meta.trail) ? pose7(meta.trail[0]) : pose7(meta.trailStart);
   if (trail) {
     const [x, y, z, , , qz, qw] = trail as [number, number, number, number, number, number, number];
     const yaw = (2 * Math.atan2(qz, qw) * 180) / Math.PI;

@@ -12,6 +12,7 @@ import {
   formatTrajectory,
   GROUND_TRUTH_CLASS_NAMES,
   generateRequest,
+  hasTrail,
   humanizeKey,
   profileOptions,
   runProfileLabel,
@@ -27,7 +28,7 @@ import type { SimulateForm } from '../../../src-renderer/components/scenes/scene
 describe('scene generation form', () => {
   it('has the contract defaults for every kind', () => {
     expect(defaultParams('offroad')).toEqual({ sizeM: 120, targetTriangles: 1_500_000 });
-    expect(defaultParams('hybrid-strip')).toEqual({ lengthM: 200, widthM: 60 });
+    expect(defaultParams('hybrid-strip')).toEqual({ lengthM: 200, widthM: 60, mesh: 0 });
     expect(defaultParams('cylinder-stand')).toEqual({ lambda: 50, diameter: 0.01, distance: 20, width: 10, depth: 5 });
     expect(defaultParams('rod-bench')).toEqual({ backgroundOffset: 0.6 });
     for (const spec of Object.values(SCENE_KIND_SPECS)) for (const p of spec.params) expect(p.default).toBeGreaterThanOrEqual(p.min);
@@ -37,6 +38,9 @@ describe('scene generation form', () => {
     const req = generateRequest('offroad', 7, '  small  ', { sizeM: 40, targetTriangles: null, lengthM: 99 });
     expect(req).toEqual({ kind: 'offroad', seed: 7, name: 'small', params: { sizeM: 40, targetTriangles: 1_500_000 } });
     expect(generateRequest('rod-bench', 1.7, ' ', {})).toEqual({ kind: 'rod-bench', seed: 1, params: { backgroundOffset: 0.6 } });
+    // A switch goes out as 1 when on and not at all when off (the generator wants positive values).
+    expect(generateRequest('hybrid-strip', 1, '', { lengthM: 40, mesh: 0 }).params).toEqual({ lengthM: 40, widthM: 60 });
+    expect(generateRequest('hybrid-strip', 1, '', { lengthM: 40, mesh: 1 }).params).toEqual({ lengthM: 40, widthM: 60, mesh: 1 });
     expect(requestSchemas['scenes.generate'].safeParse(req).success).toBe(true);
   });
 });
@@ -63,11 +67,15 @@ describe('simulate form', () => {
     const s = simulateRequest({ ...base, mode: 'mesh', trajectoryKind: 'straight', speed: 8, name: ' drive ' });
     expect(s.ok && s.value).toMatchObject({ name: 'drive', trajectory: { kind: 'straight', seconds: 1, start: [0, 0, 0], headingDeg: 0, speed: 8 } });
     expect(s.ok && 'rangeSampler' in s.value).toBe(false);
+    const t = simulateRequest({ ...base, trajectoryKind: 'trail', speed: 3 });
+    expect(t.ok && t.value.trajectory).toEqual({ kind: 'trail', speed: 3, seconds: 1 });
+    const t2 = simulateRequest({ ...base, trajectoryKind: 'trail', seconds: null });
+    expect(t2.ok && t2.value.trajectory).toEqual({ kind: 'trail', speed: 2.4 });
     const l = simulateRequest({ ...base, trajectoryKind: 'log', logId: 4 });
     expect(l.ok && l.value.trajectory).toEqual({ kind: 'log', logId: 4 });
     const l2 = simulateRequest({ ...base, trajectoryKind: 'log', logId: 4, logSeconds: 2 });
     expect(l2.ok && l2.value.trajectory).toEqual({ kind: 'log', logId: 4, seconds: 2 });
-    for (const c of [s, l, l2]) expect(c.ok && requestSchemas['simulate.start'].safeParse(c.value).success).toBe(true);
+    for (const c of [s, t, t2, l, l2]) expect(c.ok && requestSchemas['simulate.start'].safeParse(c.value).success).toBe(true);
   });
 
   it('says what is missing', () => {
@@ -112,6 +120,7 @@ describe('run display', () => {
     );
     expect(formatTrajectory({ kind: 'log', logId: 3 }, (id) => (id === 3 ? 'forest.bin' : undefined))).toBe('Drive log “forest.bin”');
     expect(formatTrajectory({ kind: 'log', logId: 9, seconds: 1.5 })).toBe('Drive log #9, first 1.50 s');
+    expect(formatTrajectory({ kind: 'trail', speed: 2.4, seconds: 3 })).toBe("Along the scene's trail at 2.4 m/s for 3.00 s");
     expect(formatTrajectory(null)).toBe('—');
   });
 
@@ -196,6 +205,8 @@ describe('vehicle start suggestion', () => {
     const trail = [[2, 20.5, 3.8, ...yaw(10)], [5, 21, 3.9, ...yaw(12)]];
     expect(suggestedStart({ kind: 'offroad', trail }, 2)).toMatchObject({ position: [2, 20.5, 2], headingDeg: 10 });
     expect(suggestedStart({ kind: 'hybrid-strip', trailStart: [0, -1.25, 1.8, ...yaw(-5)] }, null)).toMatchObject({ position: [0, -1.25, 0], headingDeg: -5 });
+    expect(hasTrail({ trail })).toBe(true);
+    expect(hasTrail({ kind: 'rod-bench' })).toBe(false);
   });
 
   it('puts a fixture’s sensor at the origin once the mount height is known', () => {

@@ -54,7 +54,7 @@ export function randomScene(seed: number, opts: { shared?: boolean } = {}): Scen
   for (const p of [mesh, ground, ell, vox]) {
     for (let k = 0; k < 4; k++) b.addInstance(p, randomPose(r, 12, k > 0), obj++, p + 10);
   }
-  b.addInstance(mesh, [0, 0, 0, 0, 0, 0, 1], obj++, 99);
+  b.addInstance(mesh, [0, 0, 0, 0, 0, 0, 1], obj, 99);
   return b.build({ shared: opts.shared ?? false });
 }
 

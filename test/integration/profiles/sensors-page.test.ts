@@ -1,0 +1,107 @@
+/// <reference lib="dom" />
+/**
+ * The Sensors page in Chromium against browser mode (the built app in out/): built-ins listed
+ * without a project, a beam pattern drawn, a calibration imported by path, a built-in duplicated
+ * and edited, an invalid edit shown by field, Undo, Save.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { HAS_CHROMIUM, launchChromium } from '../../helpers/browser';
+import { startWebHostProcess } from '../../helpers/web-host-process';
+import { tempDir } from '../../helpers/temp';
+import { HAS_SHARED_DATA, REPO_ROOT, dataFile } from '../../helpers/shared-data';
+
+const BUILT = existsSync(join(REPO_ROOT, 'out/main/web.js')) && existsSync(join(REPO_ROOT, 'out/renderer/index.html'));
+if (!BUILT) console.warn('[thicket tests] out/ is not built (npm test builds it): the Sensors page test is skipped');
+const SHOTS = join(REPO_ROOT, 'test-results');
+
+describe.skipIf(!HAS_CHROMIUM || !BUILT)('Sensors page (browser mode)', () => {
+  const tmp = tempDir('thicket-sensors-e2e-');
+  let host: Awaited<ReturnType<typeof startWebHostProcess>>;
+  let context: BrowserContext;
+  let page: Page;
+  const consoleErrors: string[] = [];
+
+  const detailIs = (id: string) =>
+    page.waitForFunction((want) => document.querySelector('[data-testid=profile-detail]')?.getAttribute('data-profile-id') === want, id, { timeout: 20_000 });
+  const drawn = () =>
+    page.waitForFunction(() => document.querySelector('[data-testid=profile-beam-canvas]')?.getAttribute('data-ready') === 'true', null, { timeout: 30_000 });
+  const pointCount = async () => Number(await page.getByTestId('profile-beam-canvas').getAttribute('data-point-count'));
+
+  beforeAll(async () => {
+    host = await startWebHostProcess(join(tmp.dir, 'home'));
+    context = await launchChromium(join(tmp.dir, 'profile'));
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    mkdirSync(SHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await host?.stop();
+    tmp.cleanup();
+  });
+
+  it('lists the built-ins and draws a beam pattern without a project', async () => {
+    await page.goto(host.url);
+    await page.getByTestId('nav-sensors').click();
+    await expect.poll(() => page.getByTestId('profile-row').count(), { timeout: 15_000 }).toBe(8);
+    await page.locator('[data-testid=profile-row][data-profile-id=hdl64e]').click();
+    await detailIs('hdl64e');
+    await drawn();
+    expect(await pointCount()).toBeGreaterThan(10_000);
+    const table = page.getByTestId('profile-param-table');
+    await expect.poll(() => table.textContent()).toContain('Firing period: lower');
+    expect(await table.getAttribute('data-editable')).toBe('false');
+    expect(await page.getByTestId('profile-save').count()).toBe(0);
+    await page.getByTestId('profile-beam-canvas').screenshot({ path: join(SHOTS, 'sensors-hdl64e.png') });
+  });
+
+  it('imports a calibration, duplicates a built-in, shows invalid edits by field, undoes and saves', async () => {
+    await page.getByTestId('nav-projects').click();
+    await page.getByTestId('new-project-path').fill(join(tmp.dir, 'sensors.thicket'));
+    await page.getByTestId('create-project').click();
+    await expect.poll(() => page.getByTestId('project-name').textContent(), { timeout: 15_000 }).toContain('sensors');
+    await page.getByTestId('nav-sensors').click();
+
+    if (HAS_SHARED_DATA) {
+      await page.getByTestId('profile-import-path').fill(dataFile('velodyne_calib/32db.yaml'));
+      await page.getByTestId('profile-import-button').click();
+      await detailIs('32db');
+      await drawn();
+      expect(await page.locator('[data-testid=profile-row][data-profile-id="32db"]').count()).toBe(1);
+    }
+
+    await page.locator('[data-testid=profile-row][data-profile-id=vlp16]').click();
+    await detailIs('vlp16');
+    await page.getByTestId('profile-duplicate').click();
+    await detailIs('vlp16-copy');
+    await drawn();
+    expect(await page.getByTestId('profile-param-table').getAttribute('data-editable')).toBe('true');
+
+    const rate = page.locator('[data-field-input="rotationHz"]');
+    await rate.fill('0');
+    await rate.press('Tab');
+    await page.getByTestId('profile-errors').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('profile-errors').textContent()).toContain('rotationHz: expected a number greater than 0 and at most 200 Hz, got 0');
+    await page.getByTestId('profile-save').click();
+    await expect.poll(() => page.getByTestId('profile-errors').textContent()).toContain('Not saved');
+
+    await page.getByTestId('profile-undo').click();
+    await expect.poll(() => page.getByTestId('profile-errors').count(), { timeout: 10_000 }).toBe(0);
+    const mountZ = page.locator('[data-field-input="mount.xyz[2]"]');
+    await mountZ.fill('3');
+    await mountZ.press('Tab');
+    await page.getByTestId('profile-dirty').waitFor();
+    await page.getByTestId('profile-save').click();
+    await expect.poll(() => page.getByTestId('profile-dirty').count(), { timeout: 10_000 }).toBe(0);
+    await drawn();
+    await page.screenshot({ path: join(SHOTS, 'sensors-edited.png') });
+    expect(consoleErrors).toEqual([]);
+  });
+});
