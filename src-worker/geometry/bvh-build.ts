@@ -10,8 +10,14 @@
  *      count > 0: leaf; it holds elements order[first .. first + count − 1].
  *  - order: element indices in leaf order (callers reorder their element arrays by it, so a
  *    leaf's elements are contiguous and `first` indexes the reordered arrays directly).
- * Node 0 is the root. Leaves hold at most `maxLeaf` elements (default 4) unless more elements
- * than that share one centroid, in which case they are split by index.
+ * Node 0 is the root; children are always stored after their parent. Leaves hold at most
+ * `maxLeaf` elements (default 4); elements that share one centroid are split by index.
+ *
+ * Build: the elements' boxes and centroids are kept in one record array that is permuted with
+ * `order` during partitioning, so every pass over a node's elements reads memory sequentially;
+ * one pass bins all three axes at once (16 bins), the SAH sweep picks the split, a second pass
+ * partitions and accumulates the children's centroid bounds; children's boxes come from the
+ * bins. O(n log n), about 2 passes over the elements per tree level.
  */
 
 export interface Bvh {
@@ -29,6 +35,7 @@ export interface BvhBuildOptions {
 }
 
 const EMPTY: Bvh = { nodeBounds: new Float32Array(0), nodeLinks: new Int32Array(0), nodeCount: 0, order: new Int32Array(0) };
+const REC = 9; // minx, miny, minz, maxx, maxy, maxz, cx, cy, cz
 
 /**
  * Builds a BVH over `count` boxes: boxes[6i .. 6i+5] = (minx, miny, minz, maxx, maxy, maxz).
@@ -38,159 +45,212 @@ export function buildBvh(boxes: Float32Array, count: number, opts: BvhBuildOptio
   const n = count;
   if (n === 0) return EMPTY;
   const maxLeaf = Math.max(1, opts.maxLeaf ?? 4);
-  const B = Math.max(2, opts.bins ?? 16);
+  const B = Math.max(2, Math.min(255, opts.bins ?? 16));
 
   const order = new Int32Array(n);
-  const cent = new Float32Array(3 * n);
+  const rec = new Float32Array(REC * n);
+  let rx0 = Infinity, ry0 = Infinity, rz0 = Infinity, rx1 = -Infinity, ry1 = -Infinity, rz1 = -Infinity;
+  let cx0 = Infinity, cy0 = Infinity, cz0 = Infinity, cx1 = -Infinity, cy1 = -Infinity, cz1 = -Infinity;
   for (let i = 0; i < n; i++) {
     order[i] = i;
-    const o = 6 * i;
-    cent[3 * i] = 0.5 * (boxes[o]! + boxes[o + 3]!);
-    cent[3 * i + 1] = 0.5 * (boxes[o + 1]! + boxes[o + 4]!);
-    cent[3 * i + 2] = 0.5 * (boxes[o + 2]! + boxes[o + 5]!);
+    const o = 6 * i, r = REC * i;
+    const a0 = boxes[o]!, a1 = boxes[o + 1]!, a2 = boxes[o + 2]!, b0 = boxes[o + 3]!, b1 = boxes[o + 4]!, b2 = boxes[o + 5]!;
+    rec[r] = a0; rec[r + 1] = a1; rec[r + 2] = a2; rec[r + 3] = b0; rec[r + 4] = b1; rec[r + 5] = b2;
+    const c0 = 0.5 * (a0 + b0), c1 = 0.5 * (a1 + b1), c2 = 0.5 * (a2 + b2);
+    rec[r + 6] = c0; rec[r + 7] = c1; rec[r + 8] = c2;
+    if (a0 < rx0) rx0 = a0; if (a1 < ry0) ry0 = a1; if (a2 < rz0) rz0 = a2;
+    if (b0 > rx1) rx1 = b0; if (b1 > ry1) ry1 = b1; if (b2 > rz1) rz1 = b2;
+    const f0 = rec[r + 6]!, f1 = rec[r + 7]!, f2 = rec[r + 8]!; // as stored (float32)
+    if (f0 < cx0) cx0 = f0; if (f0 > cx1) cx1 = f0;
+    if (f1 < cy0) cy0 = f1; if (f1 > cy1) cy1 = f1;
+    if (f2 < cz0) cz0 = f2; if (f2 > cz1) cz1 = f2;
   }
 
   const maxNodes = 2 * n - 1;
   const nb = new Float32Array(6 * maxNodes);
   const nl = new Int32Array(2 * maxNodes);
-  const binCount = new Int32Array(B);
-  const binBox = new Float64Array(6 * B);
+  nb[0] = rx0; nb[1] = ry0; nb[2] = rz0; nb[3] = rx1; nb[4] = ry1; nb[5] = rz1;
+  const binCount = new Int32Array(3 * B);
+  const binBox = new Float32Array(18 * B); // axis-major: (axis * B + bin) * 6
   const leftArea = new Float64Array(B);
   const leftCount = new Int32Array(B);
+  const scale = new Float64Array(3);
+  const cmin = new Float64Array(3);
 
+  // Work stack of (node, start, end) + the node's centroid bounds (6 floats).
   let stack = new Int32Array(3 * 64);
+  let cstack = new Float64Array(6 * 64);
   let sp = 0;
-  stack[sp++] = 0; stack[sp++] = 0; stack[sp++] = n;
+  stack[0] = 0; stack[1] = 0; stack[2] = n;
+  cstack[0] = cx0; cstack[1] = cy0; cstack[2] = cz0; cstack[3] = cx1; cstack[4] = cy1; cstack[5] = cz1;
+  sp = 1;
   let nodeCount = 1;
 
   while (sp > 0) {
-    const end = stack[--sp]!, start = stack[--sp]!, node = stack[--sp]!;
-    // Bounds of the node and of its centroids.
-    let bx0 = Infinity, by0 = Infinity, bz0 = Infinity, bx1 = -Infinity, by1 = -Infinity, bz1 = -Infinity;
-    let cx0 = Infinity, cy0 = Infinity, cz0 = Infinity, cx1 = -Infinity, cy1 = -Infinity, cz1 = -Infinity;
-    for (let i = start; i < end; i++) {
-      const e = order[i]!;
-      const o = 6 * e;
-      let v = boxes[o]!; if (v < bx0) bx0 = v;
-      v = boxes[o + 1]!; if (v < by0) by0 = v;
-      v = boxes[o + 2]!; if (v < bz0) bz0 = v;
-      v = boxes[o + 3]!; if (v > bx1) bx1 = v;
-      v = boxes[o + 4]!; if (v > by1) by1 = v;
-      v = boxes[o + 5]!; if (v > bz1) bz1 = v;
-      const c = 3 * e;
-      v = cent[c]!; if (v < cx0) cx0 = v; if (v > cx1) cx1 = v;
-      v = cent[c + 1]!; if (v < cy0) cy0 = v; if (v > cy1) cy1 = v;
-      v = cent[c + 2]!; if (v < cz0) cz0 = v; if (v > cz1) cz1 = v;
-    }
-    const nbo = 6 * node;
-    nb[nbo] = bx0; nb[nbo + 1] = by0; nb[nbo + 2] = bz0; nb[nbo + 3] = bx1; nb[nbo + 4] = by1; nb[nbo + 5] = bz1;
+    sp--;
+    const node = stack[3 * sp]!, start = stack[3 * sp + 1]!, end = stack[3 * sp + 2]!;
     const cnt = end - start;
     if (cnt <= maxLeaf) {
       nl[2 * node] = start;
       nl[2 * node + 1] = cnt;
       continue;
     }
+    const c = 6 * sp;
+    let usable = 0;
+    for (let a = 0; a < 3; a++) {
+      const lo = cstack[c + a]!, ext = cstack[c + 3 + a]! - lo;
+      cmin[a] = lo;
+      scale[a] = ext > 0 ? (B * (1 - 1e-6)) / ext : 0;
+      if (ext > 0) usable++;
+    }
 
-    // Binned SAH over the three axes.
     let bestCost = Infinity, bestAxis = -1, bestSplit = -1;
-    for (let axis = 0; axis < 3; axis++) {
-      const cmin = axis === 0 ? cx0 : axis === 1 ? cy0 : cz0;
-      const cmax = axis === 0 ? cx1 : axis === 1 ? cy1 : cz1;
-      const ext = cmax - cmin;
-      if (!(ext > 0)) continue;
-      const k = (B * (1 - 1e-6)) / ext;
+    if (usable > 0) {
+      // One pass: bin every element on all three axes.
       binCount.fill(0);
-      for (let b = 0; b < B; b++) {
+      for (let b = 0; b < 3 * B; b++) {
         const o = 6 * b;
         binBox[o] = Infinity; binBox[o + 1] = Infinity; binBox[o + 2] = Infinity;
         binBox[o + 3] = -Infinity; binBox[o + 4] = -Infinity; binBox[o + 5] = -Infinity;
       }
+      const k0 = scale[0]!, k1 = scale[1]!, k2 = scale[2]!, m0 = cmin[0]!, m1 = cmin[1]!, m2 = cmin[2]!;
       for (let i = start; i < end; i++) {
-        const e = order[i]!;
-        const b = Math.floor((cent[3 * e + axis]! - cmin) * k);
-        binCount[b]!++;
-        const o = 6 * b, s = 6 * e;
-        let v = boxes[s]!; if (v < binBox[o]!) binBox[o] = v;
-        v = boxes[s + 1]!; if (v < binBox[o + 1]!) binBox[o + 1] = v;
-        v = boxes[s + 2]!; if (v < binBox[o + 2]!) binBox[o + 2] = v;
-        v = boxes[s + 3]!; if (v > binBox[o + 3]!) binBox[o + 3] = v;
-        v = boxes[s + 4]!; if (v > binBox[o + 4]!) binBox[o + 4] = v;
-        v = boxes[s + 5]!; if (v > binBox[o + 5]!) binBox[o + 5] = v;
-      }
-      // Sweep from the left: area and count of bins 0..b.
-      let ax0 = Infinity, ay0 = Infinity, az0 = Infinity, ax1 = -Infinity, ay1 = -Infinity, az1 = -Infinity, ac = 0;
-      for (let b = 0; b < B - 1; b++) {
-        const o = 6 * b;
-        if (binCount[b]! > 0) {
-          ac += binCount[b]!;
-          if (binBox[o]! < ax0) ax0 = binBox[o]!;
-          if (binBox[o + 1]! < ay0) ay0 = binBox[o + 1]!;
-          if (binBox[o + 2]! < az0) az0 = binBox[o + 2]!;
-          if (binBox[o + 3]! > ax1) ax1 = binBox[o + 3]!;
-          if (binBox[o + 4]! > ay1) ay1 = binBox[o + 4]!;
-          if (binBox[o + 5]! > az1) az1 = binBox[o + 5]!;
+        const r = REC * i;
+        const a0 = rec[r]!, a1 = rec[r + 1]!, a2 = rec[r + 2]!, b0 = rec[r + 3]!, b1 = rec[r + 4]!, b2 = rec[r + 5]!;
+        for (let a = 0; a < 3; a++) {
+          const k = a === 0 ? k0 : a === 1 ? k1 : k2;
+          if (k === 0) continue;
+          const bin = a * B + Math.floor((rec[r + 6 + a]! - (a === 0 ? m0 : a === 1 ? m1 : m2)) * k);
+          binCount[bin]!++;
+          const o = 6 * bin;
+          if (a0 < binBox[o]!) binBox[o] = a0;
+          if (a1 < binBox[o + 1]!) binBox[o + 1] = a1;
+          if (a2 < binBox[o + 2]!) binBox[o + 2] = a2;
+          if (b0 > binBox[o + 3]!) binBox[o + 3] = b0;
+          if (b1 > binBox[o + 4]!) binBox[o + 4] = b1;
+          if (b2 > binBox[o + 5]!) binBox[o + 5] = b2;
         }
-        leftCount[b] = ac;
-        const ex = ax1 - ax0, ey = ay1 - ay0, ez = az1 - az0;
-        leftArea[b] = ac > 0 ? ex * ey + ey * ez + ez * ex : 0;
       }
-      // Sweep from the right and evaluate each split "bins 0..b-1 | b..B-1".
-      ax0 = Infinity; ay0 = Infinity; az0 = Infinity; ax1 = -Infinity; ay1 = -Infinity; az1 = -Infinity; ac = 0;
-      for (let b = B - 1; b >= 1; b--) {
-        const o = 6 * b;
-        if (binCount[b]! > 0) {
-          ac += binCount[b]!;
-          if (binBox[o]! < ax0) ax0 = binBox[o]!;
-          if (binBox[o + 1]! < ay0) ay0 = binBox[o + 1]!;
-          if (binBox[o + 2]! < az0) az0 = binBox[o + 2]!;
-          if (binBox[o + 3]! > ax1) ax1 = binBox[o + 3]!;
-          if (binBox[o + 4]! > ay1) ay1 = binBox[o + 4]!;
-          if (binBox[o + 5]! > az1) az1 = binBox[o + 5]!;
+      for (let a = 0; a < 3; a++) {
+        if (scale[a] === 0) continue;
+        const base = a * B;
+        let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity, ac = 0;
+        for (let b = 0; b < B - 1; b++) {
+          const o = 6 * (base + b);
+          if (binCount[base + b]! > 0) {
+            ac += binCount[base + b]!;
+            if (binBox[o]! < x0) x0 = binBox[o]!;
+            if (binBox[o + 1]! < y0) y0 = binBox[o + 1]!;
+            if (binBox[o + 2]! < z0) z0 = binBox[o + 2]!;
+            if (binBox[o + 3]! > x1) x1 = binBox[o + 3]!;
+            if (binBox[o + 4]! > y1) y1 = binBox[o + 4]!;
+            if (binBox[o + 5]! > z1) z1 = binBox[o + 5]!;
+          }
+          leftCount[b] = ac;
+          const ex = x1 - x0, ey = y1 - y0, ez = z1 - z0;
+          leftArea[b] = ac > 0 ? ex * ey + ey * ez + ez * ex : 0;
         }
-        const lc = leftCount[b - 1]!;
-        if (ac === 0 || lc === 0) continue;
-        const ex = ax1 - ax0, ey = ay1 - ay0, ez = az1 - az0;
-        const cost = leftArea[b - 1]! * lc + (ex * ey + ey * ez + ez * ex) * ac;
-        if (cost < bestCost) {
-          bestCost = cost;
-          bestAxis = axis;
-          bestSplit = b;
+        x0 = Infinity; y0 = Infinity; z0 = Infinity; x1 = -Infinity; y1 = -Infinity; z1 = -Infinity; ac = 0;
+        for (let b = B - 1; b >= 1; b--) {
+          const o = 6 * (base + b);
+          if (binCount[base + b]! > 0) {
+            ac += binCount[base + b]!;
+            if (binBox[o]! < x0) x0 = binBox[o]!;
+            if (binBox[o + 1]! < y0) y0 = binBox[o + 1]!;
+            if (binBox[o + 2]! < z0) z0 = binBox[o + 2]!;
+            if (binBox[o + 3]! > x1) x1 = binBox[o + 3]!;
+            if (binBox[o + 4]! > y1) y1 = binBox[o + 4]!;
+            if (binBox[o + 5]! > z1) z1 = binBox[o + 5]!;
+          }
+          const lc = leftCount[b - 1]!;
+          if (ac === 0 || lc === 0) continue;
+          const ex = x1 - x0, ey = y1 - y0, ez = z1 - z0;
+          const cost = leftArea[b - 1]! * lc + (ex * ey + ey * ez + ez * ex) * ac;
+          if (cost < bestCost) {
+            bestCost = cost;
+            bestAxis = a;
+            bestSplit = b;
+          }
         }
       }
     }
 
+    // Partition [start, end) into left (bin < bestSplit) and right; children's centroid bounds on the way.
+    let lx0 = Infinity, ly0 = Infinity, lz0 = Infinity, lx1 = -Infinity, ly1 = -Infinity, lz1 = -Infinity;
+    let ux0 = Infinity, uy0 = Infinity, uz0 = Infinity, ux1 = -Infinity, uy1 = -Infinity, uz1 = -Infinity;
+    let lb0 = Infinity, lb1 = Infinity, lb2 = Infinity, lb3 = -Infinity, lb4 = -Infinity, lb5 = -Infinity;
+    let rb0 = Infinity, rb1 = Infinity, rb2 = Infinity, rb3 = -Infinity, rb4 = -Infinity, rb5 = -Infinity;
     let mid: number;
-    if (bestAxis < 0) {
-      mid = start + (cnt >> 1); // every centroid coincides: split by index
-    } else {
-      const cmin = bestAxis === 0 ? cx0 : bestAxis === 1 ? cy0 : cz0;
-      const cmax = bestAxis === 0 ? cx1 : bestAxis === 1 ? cy1 : cz1;
-      const k = (B * (1 - 1e-6)) / (cmax - cmin);
+    if (bestAxis >= 0) {
+      const k = scale[bestAxis]!, m = cmin[bestAxis]!;
       let i = start, j = end - 1;
       while (i <= j) {
-        const e = order[i]!;
-        if (Math.floor((cent[3 * e + bestAxis]! - cmin) * k) < bestSplit) {
+        const r = REC * i;
+        if (Math.floor((rec[r + 6 + bestAxis]! - m) * k) < bestSplit) {
           i++;
         } else {
+          const s = REC * j;
+          for (let q = 0; q < REC; q++) {
+            const t = rec[r + q]!;
+            rec[r + q] = rec[s + q]!;
+            rec[s + q] = t;
+          }
+          const t = order[i]!;
           order[i] = order[j]!;
-          order[j] = e;
+          order[j] = t;
           j--;
         }
       }
       mid = i;
-      if (mid === start || mid === end) mid = start + (cnt >> 1);
+    } else {
+      mid = start + (cnt >> 1);
     }
+    if (mid === start || mid === end) mid = start + (cnt >> 1);
+    for (let i = start; i < end; i++) {
+      const r = REC * i;
+      const a0 = rec[r]!, a1 = rec[r + 1]!, a2 = rec[r + 2]!, b0 = rec[r + 3]!, b1 = rec[r + 4]!, b2 = rec[r + 5]!;
+      const f0 = rec[r + 6]!, f1 = rec[r + 7]!, f2 = rec[r + 8]!;
+      if (i < mid) {
+        if (a0 < lb0) lb0 = a0; if (a1 < lb1) lb1 = a1; if (a2 < lb2) lb2 = a2;
+        if (b0 > lb3) lb3 = b0; if (b1 > lb4) lb4 = b1; if (b2 > lb5) lb5 = b2;
+        if (f0 < lx0) lx0 = f0; if (f0 > lx1) lx1 = f0;
+        if (f1 < ly0) ly0 = f1; if (f1 > ly1) ly1 = f1;
+        if (f2 < lz0) lz0 = f2; if (f2 > lz1) lz1 = f2;
+      } else {
+        if (a0 < rb0) rb0 = a0; if (a1 < rb1) rb1 = a1; if (a2 < rb2) rb2 = a2;
+        if (b0 > rb3) rb3 = b0; if (b1 > rb4) rb4 = b1; if (b2 > rb5) rb5 = b2;
+        if (f0 < ux0) ux0 = f0; if (f0 > ux1) ux1 = f0;
+        if (f1 < uy0) uy0 = f1; if (f1 > uy1) uy1 = f1;
+        if (f2 < uz0) uz0 = f2; if (f2 > uz1) uz1 = f2;
+      }
+    }
+
     const left = nodeCount;
     nodeCount += 2;
     nl[2 * node] = left;
     nl[2 * node + 1] = 0;
-    if (sp + 6 > stack.length) {
+    let o = 6 * left;
+    nb[o] = lb0; nb[o + 1] = lb1; nb[o + 2] = lb2; nb[o + 3] = lb3; nb[o + 4] = lb4; nb[o + 5] = lb5;
+    o += 6;
+    nb[o] = rb0; nb[o + 1] = rb1; nb[o + 2] = rb2; nb[o + 3] = rb3; nb[o + 4] = rb4; nb[o + 5] = rb5;
+
+    if (3 * (sp + 2) > stack.length) {
       const grown = new Int32Array(stack.length * 2);
       grown.set(stack);
       stack = grown;
+      const cgrown = new Float64Array(cstack.length * 2);
+      cgrown.set(cstack);
+      cstack = cgrown;
     }
-    stack[sp++] = left + 1; stack[sp++] = mid; stack[sp++] = end;
-    stack[sp++] = left; stack[sp++] = start; stack[sp++] = mid;
+    // right first, so the left subtree is built (and numbered) next
+    stack[3 * sp] = left + 1; stack[3 * sp + 1] = mid; stack[3 * sp + 2] = end;
+    let cs = 6 * sp;
+    cstack[cs] = ux0; cstack[cs + 1] = uy0; cstack[cs + 2] = uz0; cstack[cs + 3] = ux1; cstack[cs + 4] = uy1; cstack[cs + 5] = uz1;
+    sp++;
+    stack[3 * sp] = left; stack[3 * sp + 1] = start; stack[3 * sp + 2] = mid;
+    cs = 6 * sp;
+    cstack[cs] = lx0; cstack[cs + 1] = ly0; cstack[cs + 2] = lz0; cstack[cs + 3] = lx1; cstack[cs + 4] = ly1; cstack[cs + 5] = lz1;
+    sp++;
   }
 
   return {
