@@ -96,19 +96,22 @@ export function buildBvh(boxes: Float32Array, count: number, opts: BvhBuildOptio
       continue;
     }
     const c = 6 * sp;
+    // Fewer bins for small nodes: their per-node set-up would cost more than the binning.
+    const NB = cnt < 2 * B ? Math.max(4, cnt >> 1) : B;
     let usable = 0;
     for (let a = 0; a < 3; a++) {
       const lo = cstack[c + a]!, ext = cstack[c + 3 + a]! - lo;
       cmin[a] = lo;
-      scale[a] = ext > 0 ? (B * (1 - 1e-6)) / ext : 0;
+      // An axis with no extent bins everything into bin 0 (scale 0) and offers no split.
+      scale[a] = ext > 0 ? (NB * (1 - 1e-6)) / ext : 0;
       if (ext > 0) usable++;
     }
 
     let bestCost = Infinity, bestAxis = -1, bestSplit = -1;
     if (usable > 0) {
       // One pass: bin every element on all three axes.
-      binCount.fill(0);
       for (let b = 0; b < 3 * B; b++) {
+        binCount[b] = 0;
         const o = 6 * b;
         binBox[o] = Infinity; binBox[o + 1] = Infinity; binBox[o + 2] = Infinity;
         binBox[o + 3] = -Infinity; binBox[o + 4] = -Infinity; binBox[o + 5] = -Infinity;
@@ -117,23 +120,39 @@ export function buildBvh(boxes: Float32Array, count: number, opts: BvhBuildOptio
       for (let i = start; i < end; i++) {
         const r = REC * i;
         const a0 = rec[r]!, a1 = rec[r + 1]!, a2 = rec[r + 2]!, b0 = rec[r + 3]!, b1 = rec[r + 4]!, b2 = rec[r + 5]!;
-        for (let a = 0; a < 3; a++) {
-          const k = a === 0 ? k0 : a === 1 ? k1 : k2;
-          if (k === 0) continue;
-          const bin = a * B + Math.floor((rec[r + 6 + a]! - (a === 0 ? m0 : a === 1 ? m1 : m2)) * k);
-          binCount[bin]!++;
-          const o = 6 * bin;
-          if (a0 < binBox[o]!) binBox[o] = a0;
-          if (a1 < binBox[o + 1]!) binBox[o + 1] = a1;
-          if (a2 < binBox[o + 2]!) binBox[o + 2] = a2;
-          if (b0 > binBox[o + 3]!) binBox[o + 3] = b0;
-          if (b1 > binBox[o + 4]!) binBox[o + 4] = b1;
-          if (b2 > binBox[o + 5]!) binBox[o + 5] = b2;
-        }
+        // Axis x, y, z: bin of the centroid, then grow that bin's box (unrolled).
+        let bin = Math.floor((rec[r + 6]! - m0) * k0);
+        let o = 6 * bin;
+        binCount[bin]!++;
+        if (a0 < binBox[o]!) binBox[o] = a0;
+        if (a1 < binBox[o + 1]!) binBox[o + 1] = a1;
+        if (a2 < binBox[o + 2]!) binBox[o + 2] = a2;
+        if (b0 > binBox[o + 3]!) binBox[o + 3] = b0;
+        if (b1 > binBox[o + 4]!) binBox[o + 4] = b1;
+        if (b2 > binBox[o + 5]!) binBox[o + 5] = b2;
+        bin = B + Math.floor((rec[r + 7]! - m1) * k1);
+        o = 6 * bin;
+        binCount[bin]!++;
+        if (a0 < binBox[o]!) binBox[o] = a0;
+        if (a1 < binBox[o + 1]!) binBox[o + 1] = a1;
+        if (a2 < binBox[o + 2]!) binBox[o + 2] = a2;
+        if (b0 > binBox[o + 3]!) binBox[o + 3] = b0;
+        if (b1 > binBox[o + 4]!) binBox[o + 4] = b1;
+        if (b2 > binBox[o + 5]!) binBox[o + 5] = b2;
+        bin = 2 * B + Math.floor((rec[r + 8]! - m2) * k2);
+        o = 6 * bin;
+        binCount[bin]!++;
+        if (a0 < binBox[o]!) binBox[o] = a0;
+        if (a1 < binBox[o + 1]!) binBox[o + 1] = a1;
+        if (a2 < binBox[o + 2]!) binBox[o + 2] = a2;
+        if (b0 > binBox[o + 3]!) binBox[o + 3] = b0;
+        if (b1 > binBox[o + 4]!) binBox[o + 4] = b1;
+        if (b2 > binBox[o + 5]!) binBox[o + 5] = b2;
       }
       for (let a = 0; a < 3; a++) {
         if (scale[a] === 0) continue;
         const base = a * B;
+        const B = NB; // eslint-disable-line @typescript-eslint/no-shadow
         let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity, ac = 0;
         for (let b = 0; b < B - 1; b++) {
           const o = 6 * (base + b);

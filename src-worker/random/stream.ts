@@ -26,10 +26,10 @@ export class RandomStream {
   /** A stream for (seed, index): e.g. (run seed, packet index). Both must be integers ≥ 0 below 2^53. */
   constructor(seed: number, index = 0) {
     // Mix both 53-bit integers' high and low words into the splitmix state.
-    let s = (seed >>> 0) ^ Math.imul(Math.floor(seed / 4294967296) | 0, 0x27d4eb2d);
-    let out: number;
-    [s, out] = splitmix32(s ^ Math.imul(index >>> 0, 0x9e3779b1) ^ Math.imul(Math.floor(index / 4294967296) | 0, 0x165667b1));
-    [s, this.a] = splitmix32(s ^ out);
+    const mixed = (seed >>> 0) ^ Math.imul(Math.floor(seed / 4294967296) | 0, 0x27d4eb2d);
+    const [s0, out] = splitmix32(mixed ^ Math.imul(index >>> 0, 0x9e3779b1) ^ Math.imul(Math.floor(index / 4294967296) | 0, 0x165667b1));
+    let s: number;
+    [s, this.a] = splitmix32(s0 ^ out);
     [s, this.b] = splitmix32(s);
     [s, this.c] = splitmix32(s);
     [s, this.d] = splitmix32(s);

@@ -44,7 +44,7 @@ export function generateScene(input: GenerateSceneInput, ctx: TaskContext): { ki
   checkParams(kind, params);
   ctx.progress(0.05, `building ${kind}`, true);
   let data: SceneData;
-  let extra: Record<string, unknown> = {};
+  let extra: Record<string, unknown>;
   if (kind === 'offroad') {
     const s = buildOffroadBenchScene({ seed, sizeM: params.sizeM, targetTriangles: params.targetTriangles });
     data = s.data;
