@@ -5,8 +5,10 @@ import type { CommandOutput } from '../output';
 import type { ProgressReporter } from '../progress';
 import { benchFoundation } from '../../services/bench-foundation';
 import { benchRealtime } from '../../services/bench-realtime';
+import { benchEngine } from '../../services/bench-engine';
+import { runTransient } from '../../jobs/job-runner';
 
-const PARTS = ['foundation', 'realtime'] as const;
+const PARTS = ['foundation', 'engine', 'realtime'] as const;
 type Part = (typeof PARTS)[number];
 
 export async function benchCommand(services: AppServices, args: CommonArgs, progress: ProgressReporter): Promise<CommandOutput> {
@@ -25,6 +27,25 @@ export async function benchCommand(services: AppServices, args: CommonArgs, prog
       `store:  write ${f.store.writeMBps} MB/s, read ${f.store.readMBps} MB/s (${f.store.megabytes} MB of BLOB chunks)`,
       `import: ${f.import.pointsPerSecond} points/s, ${f.import.mbPerSecond} MB/s (${f.import.points} points in ${f.import.seconds} s)`,
       `display: ${f.display.points} points decimated to ${f.display.shown} in ${f.display.seconds} s`,
+    );
+  }
+  const { triangles, rays } = args.values;
+  if ((triangles === undefined) !== (rays === undefined)) throw new CliError('--triangles FILE and --rays FILE go together', 2);
+  if (want('engine')) {
+    const e = await benchEngine(
+      {
+        ...(triangles && rays ? { trianglesFile: triangles, raysFile: rays } : {}),
+        workers: services.options.workers,
+        runTask: async (input) => (await runTransient(services.pool, 'bench-engine', input)).result,
+      },
+      note,
+    );
+    json.engine = e.engine;
+    json.threeMeshBvh = e.threeMeshBvh;
+    json.engineDetails = e.details;
+    text.push(
+      `engine: ${Math.round(e.engine.raysPerSecond)} rays/s on one thread, ${Math.round(e.engine.raysPerSecondPool)} rays/s on ${services.options.workers} worker(s); BVH build ${Math.round(e.engine.buildMs)} ms, ${(e.engine.memoryBytes / 1048576).toFixed(1)} MB; ${e.engine.hits} hits`,
+      `three-mesh-bvh: ${Math.round(e.threeMeshBvh.raysPerSecond)} rays/s on one thread; ${e.threeMeshBvh.hits} hits (×${(e.engine.raysPerSecond / e.threeMeshBvh.raysPerSecond).toFixed(1)} for Thicket)`,
     );
   }
   if (want('realtime')) {
