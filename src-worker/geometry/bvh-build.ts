@@ -15,7 +15,7 @@
  *
  * Build: the elements' boxes and centroids are kept in one record array that is permuted with
  * `order` during partitioning, so every pass over a node's elements reads memory sequentially;
- * one pass bins all three axes at once (16 bins), the SAH sweep picks the split, a second pass
+ * one pass bins all three axes at once (32 bins; fewer for small nodes), the SAH sweep picks the split, a second pass
  * partitions and accumulates the children's centroid bounds; children's boxes come from the
  * bins. O(n log n), about 2 passes over the elements per tree level.
  */
@@ -30,12 +30,12 @@ export interface Bvh {
 export interface BvhBuildOptions {
   /** Largest leaf (elements); default 4. */
   maxLeaf?: number;
-  /** SAH bins per axis; default 16. */
+  /** SAH bins per axis; default 32 (fewer for small nodes). */
   bins?: number;
 }
 
 const EMPTY: Bvh = { nodeBounds: new Float32Array(0), nodeLinks: new Int32Array(0), nodeCount: 0, order: new Int32Array(0) };
-const REC = 9; // minx, miny, minz, maxx, maxy, maxz, cx, cy, cz
+const REC = 6; // minx, miny, minz, maxx, maxy, maxz (centroids are recomputed: less memory traffic)
 
 /**
  * Builds a BVH over `count` boxes: boxes[6i .. 6i+5] = (minx, miny, minz, maxx, maxy, maxz).
@@ -45,7 +45,7 @@ export function buildBvh(boxes: Float32Array, count: number, opts: BvhBuildOptio
   const n = count;
   if (n === 0) return EMPTY;
   const maxLeaf = Math.max(1, opts.maxLeaf ?? 4);
-  const B = Math.max(2, Math.min(255, opts.bins ?? 16));
+  const B = Math.max(2, Math.min(255, opts.bins ?? 32));
 
   const order = new Int32Array(n);
   const rec = new Float32Array(REC * n);
@@ -56,11 +56,9 @@ export function buildBvh(boxes: Float32Array, count: number, opts: BvhBuildOptio
     const o = 6 * i, r = REC * i;
     const a0 = boxes[o]!, a1 = boxes[o + 1]!, a2 = boxes[o + 2]!, b0 = boxes[o + 3]!, b1 = boxes[o + 4]!, b2 = boxes[o + 5]!;
     rec[r] = a0; rec[r + 1] = a1; rec[r + 2] = a2; rec[r + 3] = b0; rec[r + 4] = b1; rec[r + 5] = b2;
-    const c0 = 0.5 * (a0 + b0), c1 = 0.5 * (a1 + b1), c2 = 0.5 * (a2 + b2);
-    rec[r + 6] = c0; rec[r + 7] = c1; rec[r + 8] = c2;
     if (a0 < rx0) rx0 = a0; if (a1 < ry0) ry0 = a1; if (a2 < rz0) rz0 = a2;
     if (b0 > rx1) rx1 = b0; if (b1 > ry1) ry1 = b1; if (b2 > rz1) rz1 = b2;
-    const f0 = rec[r + 6]!, f1 = rec[r + 7]!, f2 = rec[r + 8]!; // as stored (float32)
+    const f0 = 0.5 * (a0 + b0), f1 = 0.5 * (a1 + b1), f2 = 0.5 * (a2 + b2);
     if (f0 < cx0) cx0 = f0; if (f0 > cx1) cx1 = f0;
     if (f1 < cy0) cy0 = f1; if (f1 > cy1) cy1 = f1;
     if (f2 < cz0) cz0 = f2; if (f2 > cz1) cz1 = f2;
@@ -71,19 +69,19 @@ export function buildBvh(boxes: Float32Array, count: number, opts: BvhBuildOptio
   const nl = new Int32Array(2 * maxNodes);
   nb[0] = rx0; nb[1] = ry0; nb[2] = rz0; nb[3] = rx1; nb[4] = ry1; nb[5] = rz1;
   const binCount = new Int32Array(3 * B);
-  const binBox = new Float32Array(18 * B); // axis-major: (axis * B + bin) * 6
+  const binBox = new Float64Array(18 * B); // axis-major: (axis * B + bin) * 6
   const leftArea = new Float64Array(B);
   const leftCount = new Int32Array(B);
   const scale = new Float64Array(3);
   const cmin = new Float64Array(3);
+  const cb = new Float64Array(24);
 
   // Work stack of (node, start, end) + the node's centroid bounds (6 floats).
   let stack = new Int32Array(3 * 64);
   let cstack = new Float64Array(6 * 64);
-  let sp = 0;
   stack[0] = 0; stack[1] = 0; stack[2] = n;
   cstack[0] = cx0; cstack[1] = cy0; cstack[2] = cz0; cstack[3] = cx1; cstack[4] = cy1; cstack[5] = cz1;
-  sp = 1;
+  let sp = 1;
   let nodeCount = 1;
 
   while (sp > 0) {
@@ -110,51 +108,20 @@ export function buildBvh(boxes: Float32Array, count: number, opts: BvhBuildOptio
     let bestCost = Infinity, bestAxis = -1, bestSplit = -1;
     if (usable > 0) {
       // One pass: bin every element on all three axes.
-      for (let b = 0; b < 3 * B; b++) {
-        binCount[b] = 0;
-        const o = 6 * b;
-        binBox[o] = Infinity; binBox[o + 1] = Infinity; binBox[o + 2] = Infinity;
-        binBox[o + 3] = -Infinity; binBox[o + 4] = -Infinity; binBox[o + 5] = -Infinity;
+      for (let a = 0; a < 3; a++) {
+        for (let b = a * B; b < a * B + NB; b++) {
+          binCount[b] = 0;
+          const o = 6 * b;
+          binBox[o] = Infinity; binBox[o + 1] = Infinity; binBox[o + 2] = Infinity;
+          binBox[o + 3] = -Infinity; binBox[o + 4] = -Infinity; binBox[o + 5] = -Infinity;
+        }
       }
-      const k0 = scale[0]!, k1 = scale[1]!, k2 = scale[2]!, m0 = cmin[0]!, m1 = cmin[1]!, m2 = cmin[2]!;
-      for (let i = start; i < end; i++) {
-        const r = REC * i;
-        const a0 = rec[r]!, a1 = rec[r + 1]!, a2 = rec[r + 2]!, b0 = rec[r + 3]!, b1 = rec[r + 4]!, b2 = rec[r + 5]!;
-        // Axis x, y, z: bin of the centroid, then grow that bin's box (unrolled).
-        let bin = Math.floor((rec[r + 6]! - m0) * k0);
-        let o = 6 * bin;
-        binCount[bin]!++;
-        if (a0 < binBox[o]!) binBox[o] = a0;
-        if (a1 < binBox[o + 1]!) binBox[o + 1] = a1;
-        if (a2 < binBox[o + 2]!) binBox[o + 2] = a2;
-        if (b0 > binBox[o + 3]!) binBox[o + 3] = b0;
-        if (b1 > binBox[o + 4]!) binBox[o + 4] = b1;
-        if (b2 > binBox[o + 5]!) binBox[o + 5] = b2;
-        bin = B + Math.floor((rec[r + 7]! - m1) * k1);
-        o = 6 * bin;
-        binCount[bin]!++;
-        if (a0 < binBox[o]!) binBox[o] = a0;
-        if (a1 < binBox[o + 1]!) binBox[o + 1] = a1;
-        if (a2 < binBox[o + 2]!) binBox[o + 2] = a2;
-        if (b0 > binBox[o + 3]!) binBox[o + 3] = b0;
-        if (b1 > binBox[o + 4]!) binBox[o + 4] = b1;
-        if (b2 > binBox[o + 5]!) binBox[o + 5] = b2;
-        bin = 2 * B + Math.floor((rec[r + 8]! - m2) * k2);
-        o = 6 * bin;
-        binCount[bin]!++;
-        if (a0 < binBox[o]!) binBox[o] = a0;
-        if (a1 < binBox[o + 1]!) binBox[o + 1] = a1;
-        if (a2 < binBox[o + 2]!) binBox[o + 2] = a2;
-        if (b0 > binBox[o + 3]!) binBox[o + 3] = b0;
-        if (b1 > binBox[o + 4]!) binBox[o + 4] = b1;
-        if (b2 > binBox[o + 5]!) binBox[o + 5] = b2;
-      }
+      binElements(rec, start, end, cmin[0]!, cmin[1]!, cmin[2]!, scale[0]!, scale[1]!, scale[2]!, B, binCount, binBox);
       for (let a = 0; a < 3; a++) {
         if (scale[a] === 0) continue;
         const base = a * B;
-        const B = NB; // eslint-disable-line @typescript-eslint/no-shadow
         let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity, ac = 0;
-        for (let b = 0; b < B - 1; b++) {
+        for (let b = 0; b < NB - 1; b++) {
           const o = 6 * (base + b);
           if (binCount[base + b]! > 0) {
             ac += binCount[base + b]!;
@@ -170,7 +137,7 @@ export function buildBvh(boxes: Float32Array, count: number, opts: BvhBuildOptio
           leftArea[b] = ac > 0 ? ex * ey + ey * ez + ez * ex : 0;
         }
         x0 = Infinity; y0 = Infinity; z0 = Infinity; x1 = -Infinity; y1 = -Infinity; z1 = -Infinity; ac = 0;
-        for (let b = B - 1; b >= 1; b--) {
+        for (let b = NB - 1; b >= 1; b--) {
           const o = 6 * (base + b);
           if (binCount[base + b]! > 0) {
             ac += binCount[base + b]!;
@@ -194,55 +161,13 @@ export function buildBvh(boxes: Float32Array, count: number, opts: BvhBuildOptio
       }
     }
 
-    // Partition [start, end) into left (bin < bestSplit) and right; children's centroid bounds on the way.
-    let lx0 = Infinity, ly0 = Infinity, lz0 = Infinity, lx1 = -Infinity, ly1 = -Infinity, lz1 = -Infinity;
-    let ux0 = Infinity, uy0 = Infinity, uz0 = Infinity, ux1 = -Infinity, uy1 = -Infinity, uz1 = -Infinity;
-    let lb0 = Infinity, lb1 = Infinity, lb2 = Infinity, lb3 = -Infinity, lb4 = -Infinity, lb5 = -Infinity;
-    let rb0 = Infinity, rb1 = Infinity, rb2 = Infinity, rb3 = -Infinity, rb4 = -Infinity, rb5 = -Infinity;
-    let mid: number;
-    if (bestAxis >= 0) {
-      const k = scale[bestAxis]!, m = cmin[bestAxis]!;
-      let i = start, j = end - 1;
-      while (i <= j) {
-        const r = REC * i;
-        if (Math.floor((rec[r + 6 + bestAxis]! - m) * k) < bestSplit) {
-          i++;
-        } else {
-          const s = REC * j;
-          for (let q = 0; q < REC; q++) {
-            const t = rec[r + q]!;
-            rec[r + q] = rec[s + q]!;
-            rec[s + q] = t;
-          }
-          const t = order[i]!;
-          order[i] = order[j]!;
-          order[j] = t;
-          j--;
-        }
-      }
-      mid = i;
-    } else {
-      mid = start + (cnt >> 1);
-    }
-    if (mid === start || mid === end) mid = start + (cnt >> 1);
-    for (let i = start; i < end; i++) {
-      const r = REC * i;
-      const a0 = rec[r]!, a1 = rec[r + 1]!, a2 = rec[r + 2]!, b0 = rec[r + 3]!, b1 = rec[r + 4]!, b2 = rec[r + 5]!;
-      const f0 = rec[r + 6]!, f1 = rec[r + 7]!, f2 = rec[r + 8]!;
-      if (i < mid) {
-        if (a0 < lb0) lb0 = a0; if (a1 < lb1) lb1 = a1; if (a2 < lb2) lb2 = a2;
-        if (b0 > lb3) lb3 = b0; if (b1 > lb4) lb4 = b1; if (b2 > lb5) lb5 = b2;
-        if (f0 < lx0) lx0 = f0; if (f0 > lx1) lx1 = f0;
-        if (f1 < ly0) ly0 = f1; if (f1 > ly1) ly1 = f1;
-        if (f2 < lz0) lz0 = f2; if (f2 > lz1) lz1 = f2;
-      } else {
-        if (a0 < rb0) rb0 = a0; if (a1 < rb1) rb1 = a1; if (a2 < rb2) rb2 = a2;
-        if (b0 > rb3) rb3 = b0; if (b1 > rb4) rb4 = b1; if (b2 > rb5) rb5 = b2;
-        if (f0 < ux0) ux0 = f0; if (f0 > ux1) ux1 = f0;
-        if (f1 < uy0) uy0 = f1; if (f1 > uy1) uy1 = f1;
-        if (f2 < uz0) uz0 = f2; if (f2 > uz1) uz1 = f2;
-      }
-    }
+    // Partition [start, end) into left (bin < bestSplit) and right; children's bounds on the way.
+    let mid = partition(rec, order, start, end, Math.max(0, bestAxis), cmin[Math.max(0, bestAxis)]!, scale[Math.max(0, bestAxis)]!, bestAxis >= 0 ? bestSplit : -1, cb);
+    if (mid === start || mid === end) mid = partition(rec, order, start, end, 0, 0, 0, -1, cb); // cannot happen with a valid split
+    const lb0 = cb[0]!, lb1 = cb[1]!, lb2 = cb[2]!, lb3 = cb[3]!, lb4 = cb[4]!, lb5 = cb[5]!;
+    const rb0 = cb[6]!, rb1 = cb[7]!, rb2 = cb[8]!, rb3 = cb[9]!, rb4 = cb[10]!, rb5 = cb[11]!;
+    const lx0 = cb[12]!, ly0 = cb[13]!, lz0 = cb[14]!, lx1 = cb[15]!, ly1 = cb[16]!, lz1 = cb[17]!;
+    const ux0 = cb[18]!, uy0 = cb[19]!, uz0 = cb[20]!, ux1 = cb[21]!, uy1 = cb[22]!, uz1 = cb[23]!;
 
     const left = nodeCount;
     nodeCount += 2;
@@ -278,6 +203,89 @@ export function buildBvh(boxes: Float32Array, count: number, opts: BvhBuildOptio
     nodeCount,
     order,
   };
+}
+
+/** Bins every element of [start, end) on all three axes at once (hot loop: a small function V8 optimises well). */
+function binElements(
+  rec: Float32Array, start: number, end: number, m0: number, m1: number, m2: number, k0: number, k1: number, k2: number,
+  B: number, binCount: Int32Array, binBox: Float64Array,
+): void {
+  for (let i = start; i < end; i++) {
+    const r = REC * i;
+    const a0 = rec[r]!, a1 = rec[r + 1]!, a2 = rec[r + 2]!, b0 = rec[r + 3]!, b1 = rec[r + 4]!, b2 = rec[r + 5]!;
+    // Axis x, y, z: bin of the centroid, then grow that bin's box (unrolled).
+    let bin = Math.floor((0.5 * (a0 + b0) - m0) * k0);
+    let o = 6 * bin;
+    binCount[bin]!++;
+    if (a0 < binBox[o]!) binBox[o] = a0;
+    if (a1 < binBox[o + 1]!) binBox[o + 1] = a1;
+    if (a2 < binBox[o + 2]!) binBox[o + 2] = a2;
+    if (b0 > binBox[o + 3]!) binBox[o + 3] = b0;
+    if (b1 > binBox[o + 4]!) binBox[o + 4] = b1;
+    if (b2 > binBox[o + 5]!) binBox[o + 5] = b2;
+    bin = B + Math.floor((0.5 * (a1 + b1) - m1) * k1);
+    o = 6 * bin;
+    binCount[bin]!++;
+    if (a0 < binBox[o]!) binBox[o] = a0;
+    if (a1 < binBox[o + 1]!) binBox[o + 1] = a1;
+    if (a2 < binBox[o + 2]!) binBox[o + 2] = a2;
+    if (b0 > binBox[o + 3]!) binBox[o + 3] = b0;
+    if (b1 > binBox[o + 4]!) binBox[o + 4] = b1;
+    if (b2 > binBox[o + 5]!) binBox[o + 5] = b2;
+    bin = 2 * B + Math.floor((0.5 * (a2 + b2) - m2) * k2);
+    o = 6 * bin;
+    binCount[bin]!++;
+    if (a0 < binBox[o]!) binBox[o] = a0;
+    if (a1 < binBox[o + 1]!) binBox[o + 1] = a1;
+    if (a2 < binBox[o + 2]!) binBox[o + 2] = a2;
+    if (b0 > binBox[o + 3]!) binBox[o + 3] = b0;
+    if (b1 > binBox[o + 4]!) binBox[o + 4] = b1;
+    if (b2 > binBox[o + 5]!) binBox[o + 5] = b2;
+  }
+}
+/**
+ * Partitions [start, end) so elements whose centroid bin on `axis` is below `split` come first
+ * (split −1: the first half by index); returns the first index of the rest. Also writes the
+ * children's boxes and centroid bounds to out: [0..5] left box, [6..11] right box, [12..17]
+ * left centroid bounds (min xyz, max xyz), [18..23] right centroid bounds. Every element is
+ * read once, sequentially.
+ */
+function partition(rec: Float32Array, order: Int32Array, start: number, end: number, axis: number, m: number, k: number, split: number, out: Float64Array): number {
+  for (let q = 0; q < 24; q++) out[q] = (q % 6) < 3 ? Infinity : -Infinity;
+  const half = start + ((end - start) >> 1);
+  let i = start, j = end - 1;
+  while (i <= j) {
+    const r = REC * i;
+    const a0 = rec[r]!, a1 = rec[r + 1]!, a2 = rec[r + 2]!, b0 = rec[r + 3]!, b1 = rec[r + 4]!, b2 = rec[r + 5]!;
+    const c0 = 0.5 * (a0 + b0), c1 = 0.5 * (a1 + b1), c2 = 0.5 * (a2 + b2);
+    const goesLeft = split < 0 ? i < half : Math.floor(((axis === 0 ? c0 : axis === 1 ? c1 : c2) - m) * k) < split;
+    const o = goesLeft ? 0 : 6, p = goesLeft ? 12 : 18;
+    if (a0 < out[o]!) out[o] = a0;
+    if (a1 < out[o + 1]!) out[o + 1] = a1;
+    if (a2 < out[o + 2]!) out[o + 2] = a2;
+    if (b0 > out[o + 3]!) out[o + 3] = b0;
+    if (b1 > out[o + 4]!) out[o + 4] = b1;
+    if (b2 > out[o + 5]!) out[o + 5] = b2;
+    if (c0 < out[p]!) out[p] = c0;
+    if (c1 < out[p + 1]!) out[p + 1] = c1;
+    if (c2 < out[p + 2]!) out[p + 2] = c2;
+    if (c0 > out[p + 3]!) out[p + 3] = c0;
+    if (c1 > out[p + 4]!) out[p + 4] = c1;
+    if (c2 > out[p + 5]!) out[p + 5] = c2;
+    if (goesLeft) {
+      i++;
+    } else {
+      const s = REC * j;
+      rec[r] = rec[s]!; rec[r + 1] = rec[s + 1]!; rec[r + 2] = rec[s + 2]!;
+      rec[r + 3] = rec[s + 3]!; rec[r + 4] = rec[s + 4]!; rec[r + 5] = rec[s + 5]!;
+      rec[s] = a0; rec[s + 1] = a1; rec[s + 2] = a2; rec[s + 3] = b0; rec[s + 4] = b1; rec[s + 5] = b2;
+      const t = order[i]!;
+      order[i] = order[j]!;
+      order[j] = t;
+      j--;
+    }
+  }
+  return i;
 }
 
 /** Surface-area-heuristic cost of a built BVH (traversal 1, element 1), for tests and tuning. */

@@ -27,7 +27,7 @@ export interface SceneBuildOptions {
   mahalanobisThreshold?: number;
   /** Voxels intersect a ray when its minimum Mahalanobis distance is below τ; default 2 (seed 000). */
   voxelTau?: number;
-  /** SAH bins per axis (default 16) and largest leaf (default 4). */
+  /** SAH bins per axis (default 32: measurably better trees than 16 at the same build time) and largest leaf (default 4). */
   bins?: number;
   maxLeaf?: number;
 }
@@ -164,7 +164,7 @@ export class SceneBuilder {
     const t0 = performance.now();
     const threshold = opts.mahalanobisThreshold ?? 3.5;
     const tau = opts.voxelTau ?? 2;
-    const bvhOpts = { bins: opts.bins ?? 16, maxLeaf: opts.maxLeaf ?? 4 };
+    const bvhOpts = { bins: opts.bins ?? 32, maxLeaf: opts.maxLeaf ?? 4 };
     const P = this.prims.length;
     const I = this.instanceCount;
 
@@ -218,8 +218,10 @@ export class SceneBuilder {
       if (kind === ElementKind.Surface || kind === ElementKind.Ground) surf.push(i);
     }
     if (all.length === 0) worldBounds.fill(0);
-    const tlasAll = buildBvh(subsetBoxes(instBoxes, all), all.length, bvhOpts);
-    const tlasSurf = buildBvh(subsetBoxes(instBoxes, surf), surf.length, bvhOpts);
+    // Instance trees have one instance per leaf: a leaf's box is then the instance's world box.
+    const tlasOpts = { ...bvhOpts, maxLeaf: 1 };
+    const tlasAll = buildBvh(subsetBoxes(instBoxes, all), all.length, tlasOpts);
+    const tlasSurf = buildBvh(subsetBoxes(instBoxes, surf), surf.length, tlasOpts);
     nodeTotal += tlasAll.nodeCount + tlasSurf.nodeCount;
 
     // 3. Flat output arrays.

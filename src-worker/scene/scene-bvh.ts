@@ -3,24 +3,33 @@
  *
  *   createSceneQuery(data: SceneData): BvhSceneQuery      (implements SceneQuery)
  *
- * - closestSurface: depth-first, nearer child first, culling nodes whose entry distance is
- *   beyond the best hit so far; instance leaves transform the ray into the primitive's frame
- *   and descend its BVH in the same call. Mesh and ground triangles are surfaces; ellipsoid and
- *   voxel instances are not in that tree at all.
- * - traverse: front to back with one binary heap over node entry distances and pending element
- *   hits, so the visitor sees elements in increasing t and stopping early skips the rest.
+ * - closestSurface: depth first, nearer child first (the nearer child is visited without a
+ *   push), culling nodes whose entry distance is beyond the best hit so far; an instance leaf
+ *   transforms the ray into the primitive's frame and descends its BVH with the same shrinking
+ *   tmax. Mesh and ground triangles are surfaces; ellipsoid and voxel instances are not in
+ *   that instance tree at all.
+ * - traverse: front to back with one binary min-heap of pending items (instance-tree nodes,
+ *   primitive-tree nodes, element hits) keyed by entry distance or element t, so the visitor
+ *   sees elements in increasing t and stopping early skips the rest. The nearest item produced
+ *   while processing one is kept out of the heap when nothing pending is nearer (the common
+ *   descent costs no heap operations). Instance-tree leaves hold one instance, whose world box
+ *   bounds everything in it, so its primitive's root is processed at once.
  *
  * One query object per thread: it owns its stacks, heap and hit record (nothing allocates per
  * ray). The ElementHit passed to `visit` is one reused object (a SceneElementHit, which also
  * says which instance / element was met): copy what you keep.
  * After closestSurface returns true, `lastInstance`, `lastTriangle` (index into triVerts) and
  * `lastU`, `lastV` (barycentrics) describe the hit.
+ *
+ * Rays must have unit directions for t to be metres (the transforms are rigid, so t is the
+ * same in every frame). Creating a query is cheap (it scans the node links once for the
+ * deepest node, to size its stacks); cache one per scene per worker.
  */
 import {
   GAUSS_STRIDE, INST_FLOATS, INST_IDENTITY_ROTATION, INST_INTS, PRIM_FLOATS, PRIM_INTS, PrimFloat, type SceneData,
 } from './scene-data';
 import { ElementKind, type ElementHit, type SceneQuery, type SurfaceHit } from './scene-query';
-import { cholesky3 } from '../geometry/ray-primitives';
+import { cholesky3, rayGaussian } from '../geometry/ray-primitives';
 
 /** The hit record traverse() hands to its visitor: the interface's fields plus where it came from. */
 export interface SceneElementHit extends ElementHit {
@@ -75,17 +84,26 @@ export class BvhSceneQuery implements SceneQuery {
   private hitV = 0.0;
 
   // traverse: heap and the local ray of the current instance
+  // Pending items, a binary min-heap on key: a = node or element, b = (instance + 1) · 4 + type.
   private hKey = new Float64Array(256);
   private hA = new Int32Array(256);
   private hB = new Int32Array(256);
-  private hType = new Uint8Array(256);
-  private hM = new Float64Array(256);
-  private hVar = new Float64Array(256);
   private hSize = 0;
+  private nKey = 0.0;
+  private nA = 0;
+  private nB = -1;
+  private wox = 0.0; private woy = 0.0; private woz = 0.0;
+  private wdx = 0.0; private wdy = 0.0; private wdz = 0.0;
+  private readonly tmp = new Float64Array(3);
   private curInst = -1;
   private lox = 0.0; private loy = 0.0; private loz = 0.0;
   private ldx = 0.0; private ldy = 0.0; private ldz = 0.0;
   private lix = 0.0; private liy = 0.0; private liz = 0.0;
+  private loxi = 0.0; private loyi = 0.0; private lozi = 0.0;
+  private lnx = 0; private lny = 1; private lnz = 2;
+  private wix = 0.0; private wiy = 0.0; private wiz = 0.0;
+  private woxi = 0.0; private woyi = 0.0; private wozi = 0.0;
+  private wnx = 0; private wny = 1; private wnz = 2;
   private readonly hit: SceneElementHit = newSceneElementHit();
   private readonly sigma = new Float64Array(6);
 
@@ -131,14 +149,10 @@ export class BvhSceneQuery implements SceneQuery {
     let best = tmax;
     let bestInst = -1, bestTri = -1, bestU = 0.0, bestV = 0.0;
 
+    // Depth first, nearer child first; the nearer child is visited without a push.
     let sp = 0;
-    stack[sp] = root;
-    stackT[sp] = tmin;
-    sp++;
-    while (sp > 0) {
-      sp--;
-      if (stackT[sp]! > best) continue;
-      const n = stack[sp]!;
+    let n = root;
+    outer: for (;;) {
       const cnt = nl[2 * n + 1]!, first = nl[2 * n]!;
       if (cnt === 0) {
         let o = 6 * first;
@@ -159,19 +173,23 @@ export class BvhSceneQuery implements SceneQuery {
         a = nb[o + fzo]! * ivz - ozi; if (a < tf) tf = a;
         if (tn < tmin) tn = tmin;
         if (tf > best) tf = best;
-        const hitR = tn <= tf;
-        if (hitL && hitR) {
-          if (tl <= tn) {
-            stack[sp] = first + 1; stackT[sp] = tn; sp++;
-            stack[sp] = first; stackT[sp] = tl; sp++;
+        if (hitL) {
+          if (tn <= tf) {
+            if (tl <= tn) {
+              stack[sp] = first + 1; stackT[sp] = tn; sp++;
+              n = first;
+            } else {
+              stack[sp] = first; stackT[sp] = tl; sp++;
+              n = first + 1;
+            }
           } else {
-            stack[sp] = first; stackT[sp] = tl; sp++;
-            stack[sp] = first + 1; stackT[sp] = tn; sp++;
+            n = first;
           }
-        } else if (hitL) {
-          stack[sp] = first; stackT[sp] = tl; sp++;
-        } else if (hitR) {
-          stack[sp] = first + 1; stackT[sp] = tn; sp++;
+          continue;
+        }
+        if (tn <= tf) {
+          n = first + 1;
+          continue;
         }
       } else {
         for (let k = first; k < first + cnt; k++) {
@@ -200,6 +218,14 @@ export class BvhSceneQuery implements SceneQuery {
             bestU = this.hitU;
             bestV = this.hitV;
           }
+        }
+      }
+      for (;;) {
+        if (sp === 0) break outer;
+        sp--;
+        if (stackT[sp]! <= best) {
+          n = stack[sp]!;
+          break;
         }
       }
     }
@@ -264,13 +290,8 @@ export class BvhSceneQuery implements SceneQuery {
       if (!(tn <= tf)) return tmax;
     }
     let sp = 0;
-    stack[sp] = root;
-    stackT[sp] = tmin;
-    sp++;
-    while (sp > 0) {
-      sp--;
-      if (stackT[sp]! > best) continue;
-      const n = stack[sp]!;
+    let n = root;
+    outer: for (;;) {
       const cnt = nl[2 * n + 1]!, first = nl[2 * n]!;
       if (cnt === 0) {
         let o = 6 * first;
@@ -291,19 +312,23 @@ export class BvhSceneQuery implements SceneQuery {
         a = nb[o + fzo]! * ivz - ozi; if (a < tf) tf = a;
         if (tn < tmin) tn = tmin;
         if (tf > best) tf = best;
-        const hitR = tn <= tf;
-        if (hitL && hitR) {
-          if (tl <= tn) {
-            stack[sp] = first + 1; stackT[sp] = tn; sp++;
-            stack[sp] = first; stackT[sp] = tl; sp++;
+        if (hitL) {
+          if (tn <= tf) {
+            if (tl <= tn) {
+              stack[sp] = first + 1; stackT[sp] = tn; sp++;
+              n = first;
+            } else {
+              stack[sp] = first; stackT[sp] = tl; sp++;
+              n = first + 1;
+            }
           } else {
-            stack[sp] = first; stackT[sp] = tl; sp++;
-            stack[sp] = first + 1; stackT[sp] = tn; sp++;
+            n = first;
           }
-        } else if (hitL) {
-          stack[sp] = first; stackT[sp] = tl; sp++;
-        } else if (hitR) {
-          stack[sp] = first + 1; stackT[sp] = tn; sp++;
+          continue;
+        }
+        if (tn <= tf) {
+          n = first + 1;
+          continue;
         }
       } else {
         for (let tri = first; tri < first + cnt; tri++) {
@@ -331,6 +356,15 @@ export class BvhSceneQuery implements SceneQuery {
           }
         }
       }
+      // Next: the nearest pending node that can still beat the best hit.
+      for (;;) {
+        if (sp === 0) break outer;
+        sp--;
+        if (stackT[sp]! <= best) {
+          n = stack[sp]!;
+          break;
+        }
+      }
     }
     this.hitTri = hitTri;
     this.hitU = hitU;
@@ -348,45 +382,53 @@ export class BvhSceneQuery implements SceneQuery {
     const root = this.data.rootAll;
     if (root < 0 || !(tmax > tmin)) return;
     const nl = this.nl, refs = this.refs, ii = this.ii, pi = this.pi, pf = this.pf, tv = this.tv, g = this.g;
-    const wix = inv(dx), wiy = inv(dy), wiz = inv(dz);
+    this.setWorldRay(ox, oy, oz, dx, dy, dz);
     this.hSize = 0;
     this.curInst = -1;
-    const t0 = this.boxEntry(root, ox, oy, oz, wix, wiy, wiz, tmin, tmax);
-    if (t0 !== t0) return;
-    this.push(t0, H_TLAS, root, -1, 0, 0);
-    while (this.hSize > 0) {
-      // Pop the minimum.
-      const key = this.hKey[0]!, type = this.hType[0]!, a = this.hA[0]!, b = this.hB[0]!, m = this.hM[0]!, vr = this.hVar[0]!;
-      this.popTop();
+    let key = this.boxWorld(root, tmin, tmax);
+    if (key !== key) return;
+    // The item being processed: a = node or element, b = (instance + 1) · 4 + type.
+    let a = root, b: number = H_TLAS;
+    for (;;) {
+      this.nB = -1;
+      const type = b & 3;
       if (type === H_TLAS) {
         const cnt = nl[2 * a + 1]!, first = nl[2 * a]!;
         if (cnt === 0) {
-          let t = this.boxEntry(first, ox, oy, oz, wix, wiy, wiz, tmin, tmax);
-          if (t === t) this.push(t, H_TLAS, first, -1, 0, 0);
-          t = this.boxEntry(first + 1, ox, oy, oz, wix, wiy, wiz, tmin, tmax);
-          if (t === t) this.push(t, H_TLAS, first + 1, -1, 0, 0);
+          let t = this.boxWorld(first, tmin, tmax);
+          if (t === t) this.offer(t, first, H_TLAS);
+          t = this.boxWorld(first + 1, tmin, tmax);
+          if (t === t) this.offer(t, first + 1, H_TLAS);
         } else {
-          for (let k = first; k < first + cnt; k++) {
+          // Instance leaf (one instance when built by SceneBuilder): its box is the instance's
+          // world box, a lower bound for everything inside, so its BLAS root is processed right
+          // now; further instances of the leaf wait in the heap under the same key.
+          for (let k = first + 1; k < first + cnt; k++) {
             const inst = refs[k]!;
-            this.setLocalRay(inst, ox, oy, oz, dx, dy, dz);
-            const proot = pi[ii[inst * INST_INTS]! * PRIM_INTS + 3]!;
-            const t = this.boxEntry(proot, this.lox, this.loy, this.loz, this.lix, this.liy, this.liz, tmin, tmax);
-            if (t === t) this.push(t, H_BLAS, proot, inst, 0, 0);
+            this.offer(key, pi[ii[inst * INST_INTS]! * PRIM_INTS + 3]!, (inst + 1) * 4 + H_BLAS);
           }
+          const inst = refs[first]!;
+          a = pi[ii[inst * INST_INTS]! * PRIM_INTS + 3]!;
+          b = (inst + 1) * 4 + H_BLAS;
+          if (this.nB < 0) continue;
+          this.push(this.nKey, this.nA, this.nB);
+          continue;
         }
       } else if (type === H_BLAS) {
-        if (b !== this.curInst) this.setLocalRay(b, ox, oy, oz, dx, dy, dz);
+        const inst = (b >> 2) - 1;
+        if (inst !== this.curInst) this.setLocalRay(inst, ox, oy, oz, dx, dy, dz);
         const lox = this.lox, loy = this.loy, loz = this.loz, ldx = this.ldx, ldy = this.ldy, ldz = this.ldz;
         const cnt = nl[2 * a + 1]!, first = nl[2 * a]!;
         if (cnt === 0) {
-          let t = this.boxEntry(first, lox, loy, loz, this.lix, this.liy, this.liz, tmin, tmax);
-          if (t === t) this.push(t, H_BLAS, first, b, 0, 0);
-          t = this.boxEntry(first + 1, lox, loy, loz, this.lix, this.liy, this.liz, tmin, tmax);
-          if (t === t) this.push(t, H_BLAS, first + 1, b, 0, 0);
+          let t = this.boxLocal(first, tmin, tmax);
+          if (t === t) this.offer(t, first, b);
+          t = this.boxLocal(first + 1, tmin, tmax);
+          if (t === t) this.offer(t, first + 1, b);
         } else {
-          const p = ii[b * INST_INTS]!;
+          const p = ii[inst * INST_INTS]!;
           const kind = pi[p * PRIM_INTS]!;
           if (kind === ElementKind.Surface || kind === ElementKind.Ground) {
+            const eb = (inst + 1) * 4 + H_TRI;
             for (let tri = first; tri < first + cnt; tri++) {
               const o = 9 * tri;
               const ax = tv[o]!, ay = tv[o + 1]!, az = tv[o + 2]!;
@@ -403,12 +445,14 @@ export class BvhSceneQuery implements SceneQuery {
               const v = (ldx * qx + ldy * qy + ldz * qz) * idet;
               if (v < 0 || u + v > 1) continue;
               const t = (e2x * qx + e2y * qy + e2z * qz) * idet;
-              if (t > tmin && t <= tmax) this.push(t, H_TRI, tri, b, 0, 0);
+              if (t > tmin && t <= tmax) this.offer(t, tri, eb);
             }
           } else {
             const thr = pf[p * PRIM_FLOATS + PrimFloat.param]!;
             const thr2 = thr * thr;
+            const eb = (inst + 1) * 4 + H_GAUSS;
             for (let e = first; e < first + cnt; e++) {
+              // seed 000 eq. 1 (ray-primitives.ts rayGaussian, inlined): minimum Mahalanobis distance and t*.
               const o = e * GAUSS_STRIDE;
               const ex = g[o]! - lox, ey = g[o + 1]! - loy, ez = g[o + 2]! - loz;
               const p00 = g[o + 3]!, p01 = g[o + 4]!, p02 = g[o + 5]!, p11 = g[o + 6]!, p12 = g[o + 7]!, p22 = g[o + 8]!;
@@ -418,48 +462,79 @@ export class BvhSceneQuery implements SceneQuery {
               const dPd = ldx * pdx + ldy * pdy + ldz * pdz;
               const dPe = ex * pdx + ey * pdy + ez * pdz;
               const ePe = ex * (p00 * ex + p01 * ey + p02 * ez) + ey * (p01 * ex + p11 * ey + p12 * ez) + ez * (p02 * ex + p12 * ey + p22 * ez);
-              const varT = 1 / dPd;
-              const m2 = ePe - dPe * dPe * varT;
-              if (m2 >= thr2) continue;
-              const t = dPe * varT;
-              if (t > tmin && t <= tmax) this.push(t, H_GAUSS, e, b, m2 > 0 ? Math.sqrt(m2) : 0, varT);
+              const t = dPe / dPd;
+              if (ePe - dPe * t >= thr2) continue;
+              if (t > tmin && t <= tmax) this.offer(t, e, eb);
             }
           }
         }
       } else {
-        const hit = this.hit;
-        const p = ii[b * INST_INTS]!;
-        hit.instance = b;
-        hit.primitive = p;
-        hit.element = a;
-        hit.objectId = ii[b * INST_INTS + 1]!;
-        hit.classId = ii[b * INST_INTS + 2]!;
-        hit.t = key;
-        hit.muT = key;
-        if (type === H_TRI) {
-          const kind = pi[p * PRIM_INTS]!;
-          hit.kind = kind as ElementKind;
-          hit.sourceIndex = this.data.triSource[a]!;
-          hit.mahalanobis = 0;
-          if (kind === ElementKind.Ground) {
-            hit.pHit = this.tval[a]!;
-            hit.varT = pf[p * PRIM_FLOATS + PrimFloat.param]!;
-          } else {
-            hit.pHit = 1;
-            hit.varT = 0;
-          }
-          hit.mean.fill(0);
-          hit.chol.fill(0);
-        } else {
-          hit.kind = pi[p * PRIM_INTS]! as ElementKind;
-          hit.sourceIndex = this.data.gaussSource[a]!;
-          hit.mahalanobis = m;
-          hit.varT = vr;
-          hit.pHit = g[a * GAUSS_STRIDE + 15]!;
-          this.worldGaussian(a, b, hit.mean, hit.chol);
-        }
-        if (visit(hit)) return;
+        const inst = (b >> 2) - 1;
+        if (this.visitElement(key, a, inst, type, visit)) return;
       }
+      // Next item: the nearest one just produced if nothing pending is nearer, else the heap's top.
+      if (this.nB >= 0 && (this.hSize === 0 || this.nKey <= this.hKey[0]!)) {
+        key = this.nKey;
+        a = this.nA;
+        b = this.nB;
+      } else {
+        if (this.nB >= 0) this.push(this.nKey, this.nA, this.nB);
+        if (this.hSize === 0) return;
+        key = this.hKey[0]!;
+        a = this.hA[0]!;
+        b = this.hB[0]!;
+        this.popTop();
+      }
+    }
+  }
+
+  /** Fills the reused hit record for element `a` of instance `inst` met at `t` and calls the visitor. */
+  private visitElement(t: number, a: number, inst: number, type: number, visit: (hit: ElementHit) => boolean): boolean {
+    const hit = this.hit, ii = this.ii, pi = this.pi, pf = this.pf;
+    const p = ii[inst * INST_INTS]!;
+    hit.instance = inst;
+    hit.primitive = p;
+    hit.element = a;
+    hit.objectId = ii[inst * INST_INTS + 1]!;
+    hit.classId = ii[inst * INST_INTS + 2]!;
+    hit.t = t;
+    hit.muT = t;
+    const kind = pi[p * PRIM_INTS]!;
+    hit.kind = kind as ElementKind;
+    if (type === H_TRI) {
+      hit.sourceIndex = this.data.triSource[a]!;
+      hit.mahalanobis = 0;
+      if (kind === ElementKind.Ground) {
+        hit.pHit = this.tval[a]!;
+        hit.varT = pf[p * PRIM_FLOATS + PrimFloat.param]!;
+      } else {
+        hit.pHit = 1;
+        hit.varT = 0;
+      }
+      hit.mean.fill(0);
+      hit.chol.fill(0);
+    } else {
+      // The local ray may have moved on to another instance since this element was found.
+      if (inst !== this.curInst) this.setLocalRayFromWorld(inst);
+      rayGaussian(this.lox, this.loy, this.loz, this.ldx, this.ldy, this.ldz, this.g, a * GAUSS_STRIDE, this.tmp);
+      hit.sourceIndex = this.data.gaussSource[a]!;
+      hit.mahalanobis = this.tmp[1]!;
+      hit.varT = this.tmp[2]!;
+      hit.pHit = this.g[a * GAUSS_STRIDE + 15]!;
+      this.worldGaussian(a, inst, hit.mean, hit.chol);
+    }
+    return visit(hit);
+  }
+
+  /** Keeps the nearest produced item in registers (nKey/nA/nB) and pushes the others. */
+  private offer(key: number, a: number, b: number): void {
+    if (this.nB < 0) {
+      this.nKey = key; this.nA = a; this.nB = b;
+    } else if (key < this.nKey) {
+      this.push(this.nKey, this.nA, this.nB);
+      this.nKey = key; this.nA = a; this.nB = b;
+    } else {
+      this.push(key, a, b);
     }
   }
 
@@ -496,8 +571,13 @@ export class BvhSceneQuery implements SceneQuery {
     }
   }
 
+  private setLocalRayFromWorld(inst: number): void {
+    this.setLocalRay(inst, this.wox, this.woy, this.woz, this.wdx, this.wdy, this.wdz);
+  }
+
   private setLocalRay(inst: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): void {
     const x = this.ix, xo = inst * INST_FLOATS;
+    this.wox = ox; this.woy = oy; this.woz = oz; this.wdx = dx; this.wdy = dy; this.wdz = dz;
     const px = ox - x[xo + 9]!, py = oy - x[xo + 10]!, pz = oz - x[xo + 11]!;
     this.curInst = inst;
     if ((this.ii[inst * INST_INTS + 3]! & INST_IDENTITY_ROTATION) !== 0) {
@@ -512,68 +592,86 @@ export class BvhSceneQuery implements SceneQuery {
       this.ldy = r1 * dx + r4 * dy + r7 * dz;
       this.ldz = r2 * dx + r5 * dy + r8 * dz;
     }
-    this.lix = inv(this.ldx);
-    this.liy = inv(this.ldy);
-    this.liz = inv(this.ldz);
+    const ix = inv(this.ldx), iy = inv(this.ldy), iz = inv(this.ldz);
+    this.lix = ix; this.liy = iy; this.liz = iz;
+    this.lnx = ix >= 0 ? 0 : 3; this.lny = iy >= 0 ? 1 : 4; this.lnz = iz >= 0 ? 2 : 5;
+    this.loxi = this.lox * ix; this.loyi = this.loy * iy; this.lozi = this.loz * iz;
   }
 
-  /** Entry distance of the ray into node n's box within [tmin, tmax], or NaN. */
-  private boxEntry(n: number, ox: number, oy: number, oz: number, ix: number, iy: number, iz: number, tmin: number, tmax: number): number {
+  private setWorldRay(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): void {
+    const ix = inv(dx), iy = inv(dy), iz = inv(dz);
+    this.wix = ix; this.wiy = iy; this.wiz = iz;
+    this.wnx = ix >= 0 ? 0 : 3; this.wny = iy >= 0 ? 1 : 4; this.wnz = iz >= 0 ? 2 : 5;
+    this.woxi = ox * ix; this.woyi = oy * iy; this.wozi = oz * iz;
+  }
+
+  /** Entry distance of the world ray into node n's box within [tmin, tmax], or NaN. */
+  private boxWorld(n: number, tmin: number, tmax: number): number {
     const nb = this.nb, o = 6 * n;
-    let t0 = (nb[o]! - ox) * ix, t1 = (nb[o + 3]! - ox) * ix;
-    let near = t0 < t1 ? t0 : t1, far = t0 < t1 ? t1 : t0;
-    t0 = (nb[o + 1]! - oy) * iy; t1 = (nb[o + 4]! - oy) * iy;
-    if (t0 < t1) { if (t0 > near) near = t0; if (t1 < far) far = t1; } else { if (t1 > near) near = t1; if (t0 < far) far = t0; }
-    t0 = (nb[o + 2]! - oz) * iz; t1 = (nb[o + 5]! - oz) * iz;
-    if (t0 < t1) { if (t0 > near) near = t0; if (t1 < far) far = t1; } else { if (t1 > near) near = t1; if (t0 < far) far = t0; }
+    const nx = this.wnx, ny = this.wny, nz = this.wnz, ix = this.wix, iy = this.wiy, iz = this.wiz;
+    const oxi = this.woxi, oyi = this.woyi, ozi = this.wozi;
+    let near = nb[o + nx]! * ix - oxi, far = nb[o + 3 - nx]! * ix - oxi, a: number;
+    a = nb[o + ny]! * iy - oyi; if (a > near) near = a;
+    a = nb[o + 5 - ny]! * iy - oyi; if (a < far) far = a;
+    a = nb[o + nz]! * iz - ozi; if (a > near) near = a;
+    a = nb[o + 7 - nz]! * iz - ozi; if (a < far) far = a;
     if (near < tmin) near = tmin;
     if (far > tmax) far = tmax;
     return near <= far ? near : NaN;
   }
 
-  private push(key: number, type: number, a: number, b: number, m: number, vr: number): void {
+  /** Entry distance of the current local ray into node n's box within [tmin, tmax], or NaN. */
+  private boxLocal(n: number, tmin: number, tmax: number): number {
+    const nb = this.nb, o = 6 * n;
+    const nx = this.lnx, ny = this.lny, nz = this.lnz, ix = this.lix, iy = this.liy, iz = this.liz;
+    const oxi = this.loxi, oyi = this.loyi, ozi = this.lozi;
+    let near = nb[o + nx]! * ix - oxi, far = nb[o + 3 - nx]! * ix - oxi, a: number;
+    a = nb[o + ny]! * iy - oyi; if (a > near) near = a;
+    a = nb[o + 5 - ny]! * iy - oyi; if (a < far) far = a;
+    a = nb[o + nz]! * iz - ozi; if (a > near) near = a;
+    a = nb[o + 7 - nz]! * iz - ozi; if (a < far) far = a;
+    if (near < tmin) near = tmin;
+    if (far > tmax) far = tmax;
+    return near <= far ? near : NaN;
+  }
+
+  private push(key: number, a: number, b: number): void {
     if (this.hSize === this.hKey.length) this.growHeap();
-    const hKey = this.hKey, hA = this.hA, hB = this.hB, hType = this.hType, hM = this.hM, hVar = this.hVar;
+    const hKey = this.hKey, hA = this.hA, hB = this.hB;
     let i = this.hSize++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (hKey[parent]! <= key) break;
-      hKey[i] = hKey[parent]!; hA[i] = hA[parent]!; hB[i] = hB[parent]!; hType[i] = hType[parent]!; hM[i] = hM[parent]!; hVar[i] = hVar[parent]!;
+      const pk = hKey[parent]!;
+      if (pk <= key) break;
+      hKey[i] = pk; hA[i] = hA[parent]!; hB[i] = hB[parent]!;
       i = parent;
     }
-    hKey[i] = key; hA[i] = a; hB[i] = b; hType[i] = type; hM[i] = m; hVar[i] = vr;
+    hKey[i] = key; hA[i] = a; hB[i] = b;
   }
 
   private popTop(): void {
     const n = --this.hSize;
     if (n === 0) return;
-    const hKey = this.hKey, hA = this.hA, hB = this.hB, hType = this.hType, hM = this.hM, hVar = this.hVar;
-    const key = hKey[n]!, a = hA[n]!, b = hB[n]!, type = hType[n]!, m = hM[n]!, vr = hVar[n]!;
+    const hKey = this.hKey, hA = this.hA, hB = this.hB;
+    const key = hKey[n]!, a = hA[n]!, b = hB[n]!;
     let i = 0;
     for (;;) {
       let c = 2 * i + 1;
       if (c >= n) break;
       if (c + 1 < n && hKey[c + 1]! < hKey[c]!) c++;
-      if (hKey[c]! >= key) break;
-      hKey[i] = hKey[c]!; hA[i] = hA[c]!; hB[i] = hB[c]!; hType[i] = hType[c]!; hM[i] = hM[c]!; hVar[i] = hVar[c]!;
+      const ck = hKey[c]!;
+      if (ck >= key) break;
+      hKey[i] = ck; hA[i] = hA[c]!; hB[i] = hB[c]!;
       i = c;
     }
-    hKey[i] = key; hA[i] = a; hB[i] = b; hType[i] = type; hM[i] = m; hVar[i] = vr;
+    hKey[i] = key; hA[i] = a; hB[i] = b;
   }
 
   private growHeap(): void {
     const size = this.hKey.length * 2;
-    const grow = <T extends Float64Array | Int32Array | Uint8Array>(old: T, ctor: new (n: number) => T): T => {
-      const next = new ctor(size);
-      next.set(old as never);
-      return next;
-    };
-    this.hKey = grow(this.hKey, Float64Array);
-    this.hA = grow(this.hA, Int32Array);
-    this.hB = grow(this.hB, Int32Array);
-    this.hType = grow(this.hType, Uint8Array);
-    this.hM = grow(this.hM, Float64Array);
-    this.hVar = grow(this.hVar, Float64Array);
+    const key = new Float64Array(size), a = new Int32Array(size), b = new Int32Array(size);
+    key.set(this.hKey); a.set(this.hA); b.set(this.hB);
+    this.hKey = key; this.hA = a; this.hB = b;
   }
 }
 

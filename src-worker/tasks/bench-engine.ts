@@ -14,8 +14,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { BufferAttribute, BufferGeometry, DoubleSide, Ray, Vector3 } from 'three';
-import { MeshBVH, SAH } from 'three-mesh-bvh';
 import { decodeRaysFile, decodeTrianglesFile } from '../formats/bench-files';
 import { revolutionRays } from '../site/bench-rays';
 import { buildOffroadBenchScene } from '../site/offroad';
@@ -167,7 +165,13 @@ function engine(input: BenchEngineInput, ctx: TaskContext): BenchEngineRun {
   return { rays: input.end - input.start, hits, seconds, hitsOnStride, raysOnStride };
 }
 
-function three(input: BenchThreeInput, ctx: TaskContext): BenchThreeRun {
+async function three(input: BenchThreeInput, ctx: TaskContext): Promise<BenchThreeRun> {
+  // Dynamic import on purpose: when this module is loaded through require() (piscina + tsx in
+  // development), a static import resolves three and three-mesh-bvh to their CommonJS/UMD
+  // builds, which cast rays ~1.5× slower than the ES modules a bundled app uses. Comparing
+  // against the slow build would flatter the engine.
+  const { BufferAttribute, BufferGeometry, DoubleSide, Ray, Vector3 } = await import('three');
+  const { MeshBVH, SAH } = await import('three-mesh-bvh');
   const geometry = new BufferGeometry();
   // three-mesh-bvh reorders the index, not the positions; give it its own copy of the triangles.
   geometry.setAttribute('position', new BufferAttribute(new Float32Array(input.triangles), 3));

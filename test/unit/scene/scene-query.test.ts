@@ -170,7 +170,7 @@ describe('BVH scene query against the brute-force oracle', () => {
     for (let i = 0; i < 1000; i++) b2.addInstance(p2, [i * 20, 0, 0, 0, 0, 0, 1], i);
     const data = b2.build({ shared: true });
     const many = sceneMemoryBytes(data);
-    expect(many - one).toBeLessThan(1000 * 200);
+    expect(many - one).toBeLessThan(1000 * 300); // instance record, refs and two instance-tree leaves
     const st = sceneStats(data);
     expect(st.uniqueTriangles).toBe(2000);
     expect(st.instancedTriangles).toBe(2_000_000);
