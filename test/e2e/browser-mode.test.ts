@@ -5,40 +5,29 @@
  * log and check the viewport renders points (the screenshot is not blank).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { HAS_CHROMIUM, launchChromium } from '../helpers/browser';
-import { startWebHostProcess } from '../helpers/web-host-process';
-import { tempDir, syntheticKitti } from '../helpers/temp';
-import { HAS_SHARED_DATA, REPO_ROOT, dataFile } from '../helpers/shared-data';
+import type { Page } from 'playwright-core';
+import { syntheticKitti } from '../helpers/temp';
+import { HAS_SHARED_DATA, dataFile } from '../helpers/shared-data';
+import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, openAppSession, type AppSession } from '../helpers/app-session';
 
-const BUILT = existsSync(join(REPO_ROOT, 'out/main/web.js')) && existsSync(join(REPO_ROOT, 'out/renderer/index.html'));
-if (!BUILT) console.warn('[thicket tests] out/ is not built (npm test builds it): the browser test is skipped');
-const SHOTS = join(REPO_ROOT, 'test-results');
-
-describe.skipIf(!HAS_CHROMIUM || !BUILT)('browser mode, end to end', () => {
-  const tmp = tempDir('thicket-e2e-');
-  let host: Awaited<ReturnType<typeof startWebHostProcess>>;
-  let context: BrowserContext;
+describe.skipIf(!CAN_RUN_BROWSER)('browser mode, end to end', () => {
+  let session: AppSession;
   let page: Page;
-  const consoleErrors: string[] = [];
+  let tmp: { dir: string };
+  let host: { url: string };
+  let consoleErrors: string[];
 
   beforeAll(async () => {
-    host = await startWebHostProcess(join(tmp.dir, 'home'));
-    context = await launchChromium(join(tmp.dir, 'profile'));
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(m.text());
-    });
-    page.on('pageerror', (e) => consoleErrors.push(String(e)));
-    mkdirSync(SHOTS, { recursive: true });
+    session = await openAppSession('thicket-e2e-');
+    ({ page, errors: consoleErrors } = session);
+    tmp = { dir: session.dir };
+    host = { url: session.url };
   });
 
   afterAll(async () => {
-    await context?.close();
-    await host?.stop();
-    tmp.cleanup();
+    await session?.close();
   });
 
   it('creates a project, imports the KITTI scan with a live progress bar, and shows it in the viewport', async () => {
@@ -89,27 +78,11 @@ describe.skipIf(!HAS_CHROMIUM || !BUILT)('browser mode, end to end', () => {
 
     await page.screenshot({ path: join(SHOTS, 'e2e-log-view.png') });
     await canvas.screenshot({ path: join(SHOTS, 'e2e-viewport.png') });
-    // Not blank: count canvas pixels that differ from the background (the corner pixel).
-    const stats = await page.evaluate(() => {
-      const src = document.querySelector('[data-testid="viewport-canvas"]') as HTMLCanvasElement;
-      const c = document.createElement('canvas');
-      c.width = src.width;
-      c.height = src.height;
-      const g = c.getContext('2d')!;
-      g.drawImage(src, 0, 0);
-      const { data } = g.getImageData(0, 0, c.width, c.height);
-      const bg = [data[0], data[1], data[2]];
-      let differing = 0;
-      const colours = new Set<number>();
-      for (let i = 0; i < data.length; i += 4) {
-        if (Math.abs(data[i]! - bg[0]!) + Math.abs(data[i + 1]! - bg[1]!) + Math.abs(data[i + 2]! - bg[2]!) > 30) differing++;
-        colours.add((data[i]! >> 4) * 256 + (data[i + 1]! >> 4) * 16 + (data[i + 2]! >> 4));
-      }
-      return { differing, total: data.length / 4, colours: colours.size };
-    });
-    expect(stats.differing / stats.total).toBeGreaterThan(0.005); // points drawn
+    // Not blank: canvas pixels that differ from the background (the corner pixel).
+    const stats = await canvasCoverage(page);
+    expect(stats.differing).toBeGreaterThan(0.005); // points drawn
     expect(stats.colours).toBeGreaterThan(8); // coloured by height: many hues, not one flat colour
-    expect(consoleErrors.filter((e) => !/favicon/i.test(e))).toEqual([]);
+    expect(consoleErrors).toEqual([]);
   });
 
   it('shows a clear error for a bad project path and a malformed file, and leaves no log behind', async () => {

@@ -5,35 +5,25 @@
  * run, and check the viewport draws coloured points.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { HAS_CHROMIUM, launchChromium } from '../helpers/browser';
-import { startWebHostProcess } from '../helpers/web-host-process';
-import { tempDir } from '../helpers/temp';
-import { REPO_ROOT } from '../helpers/shared-data';
+import type { Page } from 'playwright-core';
+import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, openAppSession, type AppSession } from '../helpers/app-session';
 
-const BUILT = existsSync(join(REPO_ROOT, 'out/main/web.js')) && existsSync(join(REPO_ROOT, 'out/renderer/index.html'));
-const SHOTS = join(REPO_ROOT, 'test-results');
-
-describe.skipIf(!HAS_CHROMIUM || !BUILT)('browser mode: generate a scene and simulate in it', () => {
-  const tmp = tempDir('thicket-e2e-sim-');
-  let host: Awaited<ReturnType<typeof startWebHostProcess>>;
-  let context: BrowserContext;
+describe.skipIf(!CAN_RUN_BROWSER)('browser mode: generate a scene and simulate in it', () => {
+  let session: AppSession;
   let page: Page;
-  const errors: string[] = [];
+  let tmp: { dir: string };
+  let host: { url: string };
+  let errors: string[];
 
   beforeAll(async () => {
-    host = await startWebHostProcess(join(tmp.dir, 'home'));
-    context = await launchChromium(join(tmp.dir, 'profile'));
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('pageerror', (e) => errors.push(String(e)));
-    mkdirSync(SHOTS, { recursive: true });
+    session = await openAppSession('thicket-e2e-sim-');
+    ({ page, errors } = session);
+    tmp = { dir: session.dir };
+    host = { url: session.url };
   });
   afterAll(async () => {
-    await context?.close();
-    await host?.stop();
-    tmp.cleanup();
+    await session?.close();
   });
 
   it('generates, simulates and shows the run', async () => {
@@ -71,18 +61,7 @@ describe.skipIf(!HAS_CHROMIUM || !BUILT)('browser mode: generate a scene and sim
     expect(points).toBeGreaterThan(1_000);
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(SHOTS, 'e2e-run-view.png') });
-    const lit = await page.evaluate(() => {
-      const src = document.querySelector('[data-testid="viewport-canvas"]') as HTMLCanvasElement;
-      const c = document.createElement('canvas');
-      c.width = src.width;
-      c.height = src.height;
-      const g = c.getContext('2d')!;
-      g.drawImage(src, 0, 0);
-      const { data } = g.getImageData(0, 0, c.width, c.height);
-      let differing = 0;
-      for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i]! - data[0]!) + Math.abs(data[i + 1]! - data[1]!) + Math.abs(data[i + 2]! - data[2]!) > 30) differing++;
-      return differing / (data.length / 4);
-    });
+    const lit = (await canvasCoverage(page)).differing;
     expect(lit).toBeGreaterThan(0.002);
     expect(errors).toEqual([]);
   });

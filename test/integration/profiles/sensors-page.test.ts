@@ -5,24 +5,17 @@
  * and edited, an invalid edit shown by field, Undo, Save.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { HAS_CHROMIUM, launchChromium } from '../../helpers/browser';
-import { startWebHostProcess } from '../../helpers/web-host-process';
-import { tempDir } from '../../helpers/temp';
-import { HAS_SHARED_DATA, REPO_ROOT, dataFile } from '../../helpers/shared-data';
+import type { Page } from 'playwright-core';
+import { HAS_SHARED_DATA, dataFile } from '../../helpers/shared-data';
+import { CAN_RUN_BROWSER, SHOTS, openAppSession, type AppSession } from '../../helpers/app-session';
 
-const BUILT = existsSync(join(REPO_ROOT, 'out/main/web.js')) && existsSync(join(REPO_ROOT, 'out/renderer/index.html'));
-if (!BUILT) console.warn('[thicket tests] out/ is not built (npm test builds it): the Sensors page test is skipped');
-const SHOTS = join(REPO_ROOT, 'test-results');
-
-describe.skipIf(!HAS_CHROMIUM || !BUILT)('Sensors page (browser mode)', () => {
-  const tmp = tempDir('thicket-sensors-e2e-');
-  let host: Awaited<ReturnType<typeof startWebHostProcess>>;
-  let context: BrowserContext;
+describe.skipIf(!CAN_RUN_BROWSER)('Sensors page (browser mode)', () => {
+  let session: AppSession;
   let page: Page;
-  const consoleErrors: string[] = [];
+  let tmp: { dir: string };
+  let host: { url: string };
+  let consoleErrors: string[];
 
   const detailIs = (id: string) =>
     page.waitForFunction((want) => document.querySelector('[data-testid=profile-detail]')?.getAttribute('data-profile-id') === want, id, { timeout: 20_000 });
@@ -31,20 +24,14 @@ describe.skipIf(!HAS_CHROMIUM || !BUILT)('Sensors page (browser mode)', () => {
   const pointCount = async () => Number(await page.getByTestId('profile-beam-canvas').getAttribute('data-point-count'));
 
   beforeAll(async () => {
-    host = await startWebHostProcess(join(tmp.dir, 'home'));
-    context = await launchChromium(join(tmp.dir, 'profile'));
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(m.text());
-    });
-    page.on('pageerror', (e) => consoleErrors.push(String(e)));
-    mkdirSync(SHOTS, { recursive: true });
+    session = await openAppSession('thicket-sensors-e2e-');
+    ({ page, errors: consoleErrors } = session);
+    tmp = { dir: session.dir };
+    host = { url: session.url };
   });
 
   afterAll(async () => {
-    await context?.close();
-    await host?.stop();
-    tmp.cleanup();
+    await session?.close();
   });
 
   it('lists the built-ins and draws a beam pattern without a project', async () => {
