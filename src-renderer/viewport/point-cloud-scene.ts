@@ -15,50 +15,41 @@
  * something changed, so an idle 5-million-point view costs nothing (and headless tests with
  * software WebGL stay fast).
  */
-import { Engine } from '@babylonjs/core/Engines/engine';
-import { Scene } from '@babylonjs/core/scene';
 import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import { UniversalCamera } from '@babylonjs/core/Cameras/universalCamera';
 import type { Camera } from '@babylonjs/core/Cameras/camera';
 import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
-import { Mesh } from '@babylonjs/core/Meshes/mesh';
-import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
-import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
+import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { CreateLineSystem } from '@babylonjs/core/Meshes/Builders/linesBuilder';
 import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
 import type { Bounds } from '../../src-main/api/contract';
 import { computeBounds, niceStep } from './bounds';
+import { PointStage } from './point-stage';
 
 export type CameraMode = 'orbit' | 'fly';
 
-const BACKGROUND = new Color4(0.075, 0.082, 0.094, 1);
-
 export class PointCloudScene {
-  private readonly engine: Engine;
-  private readonly scene: Scene;
+  private readonly stage: PointStage;
   private readonly orbit: ArcRotateCamera;
   private readonly fly: UniversalCamera;
-  private readonly material: StandardMaterial;
   private mesh: Mesh | null = null;
   private helpers: LinesMesh[] = [];
-  private readonly resizeObserver: ResizeObserver;
-  private renderUntil = 0;
-  private disposed = false;
-  private readonly wake = () => this.requestRender(400);
   private _pointCount = 0;
   private _gridStep = 0;
   private _mode: CameraMode = 'orbit';
   private lastSize: [number, number, number] = [10, 10, 10];
 
+  private get scene() {
+    return this.stage.scene;
+  }
+
+  private get material() {
+    return this.stage.material;
+  }
+
   constructor(private readonly canvas: HTMLCanvasElement) {
-    // preserveDrawingBuffer keeps the last frame readable, so screenshots (toDataURL,
-    // Playwright) work even though we render only on demand.
-    this.engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: false, premultipliedAlpha: false }, true);
-    this.scene = new Scene(this.engine);
-    this.scene.clearColor = BACKGROUND;
-    // The cloud is not pickable; skipping pointer picking keeps mouse moves cheap at millions of points.
-    this.scene.skipPointerMovePicking = true;
+    this.stage = new PointStage(canvas, ['pointerdown', 'pointermove', 'wheel', 'keydown', 'keyup']);
 
     this.orbit = new ArcRotateCamera('orbit', -Math.PI / 2 - 0.6, 1.0, 50, Vector3.Zero(), this.scene);
     this.orbit.wheelDeltaPercentage = 0.02; // scale-independent zoom
@@ -75,28 +66,8 @@ export class PointCloudScene {
     this.fly.angularSensibility = 1500;
     this.scene.activeCamera = this.orbit;
 
-    this.material = new StandardMaterial('points', this.scene);
-    this.material.pointsCloud = true;
-    this.material.pointSize = 2;
-    // Unlit white emissive: the final colour is exactly the per-vertex colour.
-    this.material.disableLighting = true;
-    this.material.emissiveColor = Color3.White();
-    this.material.backFaceCulling = false;
-
-    for (const ev of ['pointerdown', 'pointermove', 'wheel', 'keydown', 'keyup'] as const) canvas.addEventListener(ev, this.wake);
-    this.orbit.onViewMatrixChangedObservable.add(() => this.requestRender(100));
-    this.fly.onViewMatrixChangedObservable.add(() => this.requestRender(100));
-
-    this.resizeObserver = new ResizeObserver(() => {
-      this.engine.resize();
-      this.requestRender(100);
-    });
-    this.resizeObserver.observe(canvas);
-
-    this.engine.runRenderLoop(() => {
-      if (performance.now() < this.renderUntil || !this.scene.isReady()) this.scene.render();
-    });
-    this.requestRender(200);
+    this.stage.follow(this.orbit);
+    this.stage.follow(this.fly);
   }
 
   get pointCount(): number {
@@ -114,7 +85,7 @@ export class PointCloudScene {
 
   /** Keep rendering for `ms` more milliseconds. */
   requestRender(ms = 100): void {
-    this.renderUntil = Math.max(this.renderUntil, performance.now() + ms);
+    this.stage.requestRender(ms);
   }
 
   /**
@@ -133,27 +104,13 @@ export class PointCloudScene {
       local[o + 1] = positions[o + 2]! - c[2]; // z (up) → Babylon y (up)
       local[o + 2] = positions[o + 1]! - c[1]; // y → Babylon z
     }
-    const mesh = new Mesh('cloud', this.scene);
-    mesh.isUnIndexed = true; // drawArrays over all vertices; no 4-byte index per point
-    mesh.isPickable = false;
-    mesh.alwaysSelectAsActiveMesh = true; // one mesh, always in view: skip per-frame culling
-    const data = new VertexData();
-    data.positions = local;
-    data.colors = colors;
-    data.applyToMesh(mesh, true);
-    mesh.hasVertexAlpha = false;
-    mesh.material = this.material;
-    mesh.freezeWorldMatrix();
-    this.mesh = mesh;
+    this.mesh = this.stage.pointsMesh('cloud', local, colors, true);
     this._pointCount = n;
 
     const size: [number, number, number] = [b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]];
     this.buildHelpers(size);
     this.frame(size);
-    await this.scene.whenReadyAsync();
-    if (this.disposed) return;
-    this.scene.render();
-    this.requestRender(200);
+    await this.stage.drawn();
   }
 
   /** Replace the per-point colours (same point count as the shown cloud). */
@@ -260,11 +217,6 @@ export class PointCloudScene {
   }
 
   dispose(): void {
-    this.disposed = true;
-    for (const ev of ['pointerdown', 'pointermove', 'wheel', 'keydown', 'keyup'] as const) this.canvas.removeEventListener(ev, this.wake);
-    this.resizeObserver.disconnect();
-    this.engine.stopRenderLoop();
-    this.scene.dispose();
-    this.engine.dispose();
+    this.stage.dispose();
   }
 }

@@ -7,62 +7,37 @@
  * Frames as in viewport/point-cloud-scene.ts: Thicket (x, y, z) → Babylon (x, z, y).
  * Rendering is on demand (only while the camera moves or something changed).
  */
-import { Engine } from '@babylonjs/core/Engines/engine';
-import { Scene } from '@babylonjs/core/scene';
 import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
-import { Mesh } from '@babylonjs/core/Meshes/mesh';
-import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
-import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
+import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { CreateLineSystem } from '@babylonjs/core/Meshes/Builders/linesBuilder';
 import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
 import type { ProfilePattern } from '../../../src-main/api/contract';
 import { beamPoints, ringColors, type BeamView } from './beam-geometry';
+import { PointStage } from '../../viewport/point-stage';
 
-const BACKGROUND = new Color4(0.075, 0.082, 0.094, 1);
 const v3 = (x: number, y: number, z: number) => new Vector3(x, z, y); // Thicket → Babylon
 
 export class BeamScene {
-  private readonly engine: Engine;
-  private readonly scene: Scene;
+  private readonly stage: PointStage;
   private readonly camera: ArcRotateCamera;
-  private readonly material: StandardMaterial;
   private mesh: Mesh | null = null;
   private helpers: LinesMesh[] = [];
-  private readonly resizeObserver: ResizeObserver;
-  private renderUntil = 0;
-  private disposed = false;
-  private readonly wake = () => this.requestRender(400);
   private _pointCount = 0;
   private framedFor = '';
 
-  constructor(private readonly canvas: HTMLCanvasElement) {
-    this.engine = new Engine(canvas, true, { preserveDrawingBuffer: true, stencil: false, premultipliedAlpha: false }, true);
-    this.scene = new Scene(this.engine);
-    this.scene.clearColor = BACKGROUND;
-    this.scene.skipPointerMovePicking = true;
+  private get scene() {
+    return this.stage.scene;
+  }
+
+  constructor(canvas: HTMLCanvasElement) {
+    this.stage = new PointStage(canvas);
     this.camera = new ArcRotateCamera('orbit', -Math.PI / 2 - 0.7, 1.05, 12, Vector3.Zero(), this.scene);
     this.camera.wheelDeltaPercentage = 0.02;
     this.camera.upperBetaLimit = Math.PI * 0.56;
     this.camera.attachControl(true);
-    this.material = new StandardMaterial('beams', this.scene);
-    this.material.pointsCloud = true;
-    this.material.pointSize = 2;
-    this.material.disableLighting = true;
-    this.material.emissiveColor = Color3.White();
-    this.material.backFaceCulling = false;
-    for (const ev of ['pointerdown', 'pointermove', 'wheel'] as const) canvas.addEventListener(ev, this.wake);
-    this.camera.onViewMatrixChangedObservable.add(() => this.requestRender(100));
-    this.resizeObserver = new ResizeObserver(() => {
-      this.engine.resize();
-      this.requestRender(100);
-    });
-    this.resizeObserver.observe(canvas);
-    this.engine.runRenderLoop(() => {
-      if (performance.now() < this.renderUntil || !this.scene.isReady()) this.scene.render();
-    });
-    this.requestRender(200);
+    this.stage.follow(this.camera);
   }
 
   get pointCount(): number {
@@ -70,11 +45,11 @@ export class BeamScene {
   }
 
   requestRender(ms = 100): void {
-    this.renderUntil = Math.max(this.renderUntil, performance.now() + ms);
+    this.stage.requestRender(ms);
   }
 
   setPointSize(px: number): void {
-    this.material.pointSize = px;
+    this.stage.material.pointSize = px;
     this.requestRender();
   }
 
@@ -89,16 +64,7 @@ export class BeamScene {
       local[3 * i + 1] = positions[3 * i + 2]!;
       local[3 * i + 2] = positions[3 * i + 1]!;
     }
-    const mesh = new Mesh('beams', this.scene);
-    mesh.isUnIndexed = true;
-    mesh.isPickable = false;
-    mesh.alwaysSelectAsActiveMesh = true;
-    const data = new VertexData();
-    data.positions = local;
-    data.colors = ringColors(rings, pattern.ringElevationsDeg);
-    if (n > 0) data.applyToMesh(mesh, false);
-    mesh.material = this.material;
-    this.mesh = mesh;
+    this.mesh = this.stage.pointsMesh('beams', local, ringColors(rings, pattern.ringElevationsDeg));
     this._pointCount = n;
     this.buildHelpers(pattern.origin, extent);
     const key = `${view}:${pattern.origin.join(',')}:${Math.round(extent)}`;
@@ -106,10 +72,7 @@ export class BeamScene {
       this.frame(pattern.origin, extent);
       this.framedFor = key;
     }
-    await this.scene.whenReadyAsync();
-    if (this.disposed) return;
-    this.scene.render();
-    this.requestRender(200);
+    await this.stage.drawn();
   }
 
   frame(origin: [number, number, number], extent: number): void {
@@ -186,11 +149,6 @@ export class BeamScene {
   }
 
   dispose(): void {
-    this.disposed = true;
-    for (const ev of ['pointerdown', 'pointermove', 'wheel'] as const) this.canvas.removeEventListener(ev, this.wake);
-    this.resizeObserver.disconnect();
-    this.engine.stopRenderLoop();
-    this.scene.dispose();
-    this.engine.dispose();
+    this.stage.dispose();
   }
 }
