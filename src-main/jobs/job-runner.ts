@@ -108,8 +108,10 @@ export class JobRunner {
       Atomics.store(live.cancelFlag, 0, 1);
       const updated = this.records.update(id, { message: 'cancelling…' });
       this.emit(updated);
-      if (job.state === 'queued') live.abort.abort();
-      else live.graceTimer = setTimeout(() => live.abort.abort(), this.opts.cancelGraceMs ?? 5_000);
+      // Only the flag: a task still in piscina's queue sees it before it starts (entry.ts) and
+      // ends at once. Aborting through the signal is kept for a task that ignores the flag,
+      // because aborting a task that has just started terminates its worker mid-reply.
+      live.graceTimer = setTimeout(() => live.abort.abort(), this.opts.cancelGraceMs ?? 5_000);
       return updated;
     }
     return job;
@@ -189,24 +191,19 @@ export class JobRunner {
       return channel;
     });
 
-    // One abort signal per call: the job-wide one (cancel of a queued job, or the grace timeout)
-    // aborts all; a sibling's failure aborts only calls still waiting in the queue, while running
-    // ones stop at their next checkCancelled() and still report their end.
-    const aborts = calls.map(() => new AbortController());
+    // A failing call stops its siblings through the shared flag (queued ones end before they
+    // start, running ones at their next checkCancelled()); the job-wide abort signal is only the
+    // grace-period fallback for a task that ignores the flag.
     let firstError: unknown = null; // in time, not task order: siblings then fail with 'cancelled'
-    live.abort.signal.addEventListener('abort', () => aborts.forEach((a) => a.abort()), { once: true });
     const runs = calls.map((call, i) =>
       this.pool
         .run(
           { task: call.task, input: call.input, port: channels[i]!.port2, cancel: live.cancelFlag },
-          { transferList: [channels[i]!.port2, ...(call.transfer ?? [])] as never, signal: aborts[i]!.signal },
+          { transferList: [channels[i]!.port2, ...(call.transfer ?? [])] as never, signal: live.abort.signal },
         )
         .catch((e: unknown) => {
           if (firstError === null && !isAbortError(e)) firstError = e;
           Atomics.store(live.cancelFlag, 0, 1);
-          channels.forEach((c, j) => {
-            if (!c.started) aborts[j]!.abort();
-          });
           throw e;
         }),
     );

@@ -11,6 +11,8 @@ export default async function runTask(envelope: TaskEnvelope): Promise<unknown> 
   const ctx = new TaskContext(envelope.port, envelope.cancel);
   ctx.progress(0, 'started', true);
   try {
+    // Cancelled (or a sibling failed) while this task waited in the queue: end before any work.
+    ctx.checkCancelled();
     const task = TASKS[envelope.task as keyof typeof TASKS];
     if (!task) throw new Error(`unknown worker task "${envelope.task}"`);
     return await task(envelope.input as never, ctx);
