@@ -3,10 +3,24 @@
 // sources; otherwise runs the TypeScript sources through tsx, so a fresh clone or an edited tree
 // works without a build step.
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// Thicket needs Node 22 (better-sqlite3's prebuilt binary crashes older Nodes). Run directly
+// from a shell whose `node` is older, re-run this same command with the pinned Node 22 that
+// `npm install` provides (the devDependency `node`).
+if (Number(process.versions.node.split('.')[0]) < 22) {
+  const pinned = join(root, 'node_modules', 'node', 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+  if (!existsSync(pinned)) {
+    process.stderr.write(`thicket: Node ${process.versions.node} is too old; Thicket needs Node 22 (run npm install, which provides it).\n`);
+    process.exit(1);
+  }
+  const r = spawnSync(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
 const built = join(root, 'out/main/cli.js');
 const source = join(root, 'src-main/cli/main.ts');
 
