@@ -8,6 +8,8 @@
  *   transforms the ray into the primitive's frame and descends its BVH with the same shrinking
  *   tmax. Mesh and ground triangles are surfaces; ellipsoid and voxel instances are not in
  *   that instance tree at all.
+ * - closestSurfaceBeam: closestSurface for rays sharing an origin (the physics stencil) in one
+ *   traversal of the union of the rays (beam-query.ts), with the same per-ray results.
  * - traverse: front to back with one binary min-heap of pending items (instance-tree nodes,
  *   primitive-tree nodes, element hits) keyed by entry distance or element t, so the visitor
  *   sees elements in increasing t and stopping early skips the rest. The nearest item produced
@@ -30,6 +32,7 @@ import {
 } from './scene-data';
 import { ElementKind, type ElementHit, type SceneQuery, type SurfaceHit } from './scene-query';
 import { cholesky3, rayGaussian } from '../geometry/ray-primitives';
+import { BeamQuery } from './beam-query';
 
 /** The hit record traverse() hands to its visitor: the interface's fields plus where it came from. */
 export interface SceneElementHit extends ElementHit {
@@ -71,6 +74,7 @@ export class BvhSceneQuery implements SceneQuery {
   private readonly pf: Float64Array;
 
   private stack: Int32Array;
+  private beam: BeamQuery | null = null;
   private stackT: Float64Array;
   private bstack: Int32Array;
   private bstackT: Float64Array;
@@ -89,9 +93,6 @@ export class BvhSceneQuery implements SceneQuery {
   private hA = new Int32Array(256);
   private hB = new Int32Array(256);
   private hSize = 0;
-  private nKey = 0.0;
-  private nA = 0;
-  private nB = -1;
   private wox = 0.0; private woy = 0.0; private woz = 0.0;
   private wdx = 0.0; private wdy = 0.0; private wdz = 0.0;
   private readonly tmp = new Float64Array(3);
@@ -238,7 +239,23 @@ export class BvhSceneQuery implements SceneQuery {
     return true;
   }
 
-  private fillSurfaceHit(t: number, inst: number, tri: number, dx: number, dy: number, dz: number, out: SurfaceHit): void {
+  /**
+   * Closest surfaces of up to 32 rays sharing the origin (dirs: 3 per ray), in one traversal
+   * (beam-query.ts); each out[k] as closestSurface would fill it. Returns the mask of rays that hit.
+   */
+  closestSurfaceBeam(ox: number, oy: number, oz: number, dirs: ArrayLike<number>, count: number, tmin: number, tmax: number, out: SurfaceHit[]): number {
+    if (!this.beam) this.beam = new BeamQuery(this.data, this, this.stack.length);
+    const mask = this.beam.closest(ox, oy, oz, dirs, count, tmin, tmax, out);
+    if (mask >= 0) return mask;
+    let m = 0;
+    for (let k = 0; k < count; k++) {
+      if (this.closestSurface(ox, oy, oz, dirs[3 * k]!, dirs[3 * k + 1]!, dirs[3 * k + 2]!, tmin, tmax, out[k]!)) m |= 1 << k;
+    }
+    return m;
+  }
+
+  /** The SurfaceHit of triangle `tri` of instance `inst` met at t by direction d (world). */
+  fillSurfaceHit(t: number, inst: number, tri: number, dx: number, dy: number, dz: number, out: SurfaceHit): void {
     const tv = this.tv, o = 9 * tri, ix = this.ix, xo = inst * INST_FLOATS;
     const ax = tv[o]!, ay = tv[o + 1]!, az = tv[o + 2]!;
     const e1x = tv[o + 3]! - ax, e1y = tv[o + 4]! - ay, e1z = tv[o + 5]! - az;
@@ -381,49 +398,81 @@ export class BvhSceneQuery implements SceneQuery {
   ): void {
     const root = this.data.rootAll;
     if (root < 0 || !(tmax > tmin)) return;
-    const nl = this.nl, refs = this.refs, ii = this.ii, pi = this.pi, pf = this.pf, tv = this.tv, g = this.g;
+    const nl = this.nl, nb = this.nb, refs = this.refs, ii = this.ii, pi = this.pi, pf = this.pf, tv = this.tv, g = this.g;
     this.setWorldRay(ox, oy, oz, dx, dy, dz);
     this.hSize = 0;
     this.curInst = -1;
     let key = this.boxWorld(root, tmin, tmax);
     if (key !== key) return;
+    // World-ray slab parameters, constant for the whole ray.
+    const wnx = this.wnx, wny = this.wny, wnz = this.wnz, wfx = 3 - wnx, wfy = 5 - wny, wfz = 7 - wnz;
+    const wix = this.wix, wiy = this.wiy, wiz = this.wiz, woxi = this.woxi, woyi = this.woyi, wozi = this.wozi;
+    // The current instance's local ray, cached in locals (ci: the instance they belong to, −1: stale).
+    let ci = -1;
+    let lox = 0.0, loy = 0.0, loz = 0.0, ldx = 0.0, ldy = 0.0, ldz = 0.0;
+    let lix = 0.0, liy = 0.0, liz = 0.0, loxi = 0.0, loyi = 0.0, lozi = 0.0;
+    let lnx = 0, lny = 1, lnz = 2, lfx = 3, lfy = 4, lfz = 5;
+    // The nearest item produced while processing the current one, kept out of the heap
+    // (nB < 0: none); the same offer/push sequence as before, so heap order is unchanged.
+    let nK = 0.0, nA = 0, nB: number;
     // The item being processed: a = node or element, b = (instance + 1) · 4 + type.
     let a = root, b: number = H_TLAS;
     for (;;) {
-      this.nB = -1;
+      nB = -1;
       const type = b & 3;
       if (type === H_TLAS) {
         const cnt = nl[2 * a + 1]!, first = nl[2 * a]!;
         if (cnt === 0) {
-          let t = this.boxWorld(first, tmin, tmax);
-          if (t === t) this.offer(t, first, H_TLAS);
-          t = this.boxWorld(first + 1, tmin, tmax);
-          if (t === t) this.offer(t, first + 1, H_TLAS);
+          for (let c = first; c <= first + 1; c++) {
+            const o = 6 * c;
+            let near = nb[o + wnx]! * wix - woxi, far = nb[o + wfx]! * wix - woxi, s: number;
+            s = nb[o + wny]! * wiy - woyi; if (s > near) near = s;
+            s = nb[o + wfy]! * wiy - woyi; if (s < far) far = s;
+            s = nb[o + wnz]! * wiz - wozi; if (s > near) near = s;
+            s = nb[o + wfz]! * wiz - wozi; if (s < far) far = s;
+            if (near < tmin) near = tmin;
+            if (far > tmax) far = tmax;
+            if (!(near <= far)) continue;
+            if (nB < 0) { nK = near; nA = c; nB = H_TLAS; } else if (near < nK) { this.push(nK, nA, nB); nK = near; nA = c; nB = H_TLAS; } else this.push(near, c, H_TLAS);
+          }
         } else {
           // Instance leaf (one instance when built by SceneBuilder): its box is the instance's
           // world box, a lower bound for everything inside, so its BLAS root is processed right
           // now; further instances of the leaf wait in the heap under the same key.
           for (let k = first + 1; k < first + cnt; k++) {
             const inst = refs[k]!;
-            this.offer(key, pi[ii[inst * INST_INTS]! * PRIM_INTS + 3]!, (inst + 1) * 4 + H_BLAS);
+            const ra = pi[ii[inst * INST_INTS]! * PRIM_INTS + 3]!, rb = (inst + 1) * 4 + H_BLAS;
+            if (nB < 0) { nK = key; nA = ra; nB = rb; } else if (key < nK) { this.push(nK, nA, nB); nK = key; nA = ra; nB = rb; } else this.push(key, ra, rb);
           }
           const inst = refs[first]!;
           a = pi[ii[inst * INST_INTS]! * PRIM_INTS + 3]!;
           b = (inst + 1) * 4 + H_BLAS;
-          if (this.nB < 0) continue;
-          this.push(this.nKey, this.nA, this.nB);
+          if (nB >= 0) this.push(nK, nA, nB);
           continue;
         }
       } else if (type === H_BLAS) {
         const inst = (b >> 2) - 1;
-        if (inst !== this.curInst) this.setLocalRay(inst, ox, oy, oz, dx, dy, dz);
-        const lox = this.lox, loy = this.loy, loz = this.loz, ldx = this.ldx, ldy = this.ldy, ldz = this.ldz;
+        if (inst !== ci) {
+          if (inst !== this.curInst) this.setLocalRay(inst, ox, oy, oz, dx, dy, dz);
+          ci = inst;
+          lox = this.lox; loy = this.loy; loz = this.loz; ldx = this.ldx; ldy = this.ldy; ldz = this.ldz;
+          lix = this.lix; liy = this.liy; liz = this.liz; loxi = this.loxi; loyi = this.loyi; lozi = this.lozi;
+          lnx = this.lnx; lny = this.lny; lnz = this.lnz; lfx = 3 - lnx; lfy = 5 - lny; lfz = 7 - lnz;
+        }
         const cnt = nl[2 * a + 1]!, first = nl[2 * a]!;
         if (cnt === 0) {
-          let t = this.boxLocal(first, tmin, tmax);
-          if (t === t) this.offer(t, first, b);
-          t = this.boxLocal(first + 1, tmin, tmax);
-          if (t === t) this.offer(t, first + 1, b);
+          for (let c = first; c <= first + 1; c++) {
+            const o = 6 * c;
+            let near = nb[o + lnx]! * lix - loxi, far = nb[o + lfx]! * lix - loxi, s: number;
+            s = nb[o + lny]! * liy - loyi; if (s > near) near = s;
+            s = nb[o + lfy]! * liy - loyi; if (s < far) far = s;
+            s = nb[o + lnz]! * liz - lozi; if (s > near) near = s;
+            s = nb[o + lfz]! * liz - lozi; if (s < far) far = s;
+            if (near < tmin) near = tmin;
+            if (far > tmax) far = tmax;
+            if (!(near <= far)) continue;
+            if (nB < 0) { nK = near; nA = c; nB = b; } else if (near < nK) { this.push(nK, nA, nB); nK = near; nA = c; nB = b; } else this.push(near, c, b);
+          }
         } else {
           const p = ii[inst * INST_INTS]!;
           const kind = pi[p * PRIM_INTS]!;
@@ -445,7 +494,8 @@ export class BvhSceneQuery implements SceneQuery {
               const v = (ldx * qx + ldy * qy + ldz * qz) * idet;
               if (v < 0 || u + v > 1) continue;
               const t = (e2x * qx + e2y * qy + e2z * qz) * idet;
-              if (t > tmin && t <= tmax) this.offer(t, tri, eb);
+              if (!(t > tmin && t <= tmax)) continue;
+              if (nB < 0) { nK = t; nA = tri; nB = eb; } else if (t < nK) { this.push(nK, nA, nB); nK = t; nA = tri; nB = eb; } else this.push(t, tri, eb);
             }
           } else {
             const thr = pf[p * PRIM_FLOATS + PrimFloat.param]!;
@@ -464,21 +514,24 @@ export class BvhSceneQuery implements SceneQuery {
               const ePe = ex * (p00 * ex + p01 * ey + p02 * ez) + ey * (p01 * ex + p11 * ey + p12 * ez) + ez * (p02 * ex + p12 * ey + p22 * ez);
               const t = dPe / dPd;
               if (ePe - dPe * t >= thr2) continue;
-              if (t > tmin && t <= tmax) this.offer(t, e, eb);
+              if (!(t > tmin && t <= tmax)) continue;
+              if (nB < 0) { nK = t; nA = e; nB = eb; } else if (t < nK) { this.push(nK, nA, nB); nK = t; nA = e; nB = eb; } else this.push(t, e, eb);
             }
           }
         }
       } else {
         const inst = (b >> 2) - 1;
         if (this.visitElement(key, a, inst, type, visit)) return;
+        // A Gaussian's visit may have moved the query's local ray to its instance.
+        if (this.curInst !== ci) ci = -1;
       }
       // Next item: the nearest one just produced if nothing pending is nearer, else the heap's top.
-      if (this.nB >= 0 && (this.hSize === 0 || this.nKey <= this.hKey[0]!)) {
-        key = this.nKey;
-        a = this.nA;
-        b = this.nB;
+      if (nB >= 0 && (this.hSize === 0 || nK <= this.hKey[0]!)) {
+        key = nK;
+        a = nA;
+        b = nB;
       } else {
-        if (this.nB >= 0) this.push(this.nKey, this.nA, this.nB);
+        if (nB >= 0) this.push(nK, nA, nB);
         if (this.hSize === 0) return;
         key = this.hKey[0]!;
         a = this.hA[0]!;
@@ -524,18 +577,6 @@ export class BvhSceneQuery implements SceneQuery {
       this.worldGaussian(a, inst, hit.mean, hit.chol);
     }
     return visit(hit);
-  }
-
-  /** Keeps the nearest produced item in registers (nKey/nA/nB) and pushes the others. */
-  private offer(key: number, a: number, b: number): void {
-    if (this.nB < 0) {
-      this.nKey = key; this.nA = a; this.nB = b;
-    } else if (key < this.nKey) {
-      this.push(this.nKey, this.nA, this.nB);
-      this.nKey = key; this.nA = a; this.nB = b;
-    } else {
-      this.push(key, a, b);
-    }
   }
 
   /** World-frame mean and Cholesky factor of Gaussian `e` placed by instance `inst`. */
@@ -610,21 +651,6 @@ export class BvhSceneQuery implements SceneQuery {
     const nb = this.nb, o = 6 * n;
     const nx = this.wnx, ny = this.wny, nz = this.wnz, ix = this.wix, iy = this.wiy, iz = this.wiz;
     const oxi = this.woxi, oyi = this.woyi, ozi = this.wozi;
-    let near = nb[o + nx]! * ix - oxi, far = nb[o + 3 - nx]! * ix - oxi, a: number;
-    a = nb[o + ny]! * iy - oyi; if (a > near) near = a;
-    a = nb[o + 5 - ny]! * iy - oyi; if (a < far) far = a;
-    a = nb[o + nz]! * iz - ozi; if (a > near) near = a;
-    a = nb[o + 7 - nz]! * iz - ozi; if (a < far) far = a;
-    if (near < tmin) near = tmin;
-    if (far > tmax) far = tmax;
-    return near <= far ? near : NaN;
-  }
-
-  /** Entry distance of the current local ray into node n's box within [tmin, tmax], or NaN. */
-  private boxLocal(n: number, tmin: number, tmax: number): number {
-    const nb = this.nb, o = 6 * n;
-    const nx = this.lnx, ny = this.lny, nz = this.lnz, ix = this.lix, iy = this.liy, iz = this.liz;
-    const oxi = this.loxi, oyi = this.loyi, ozi = this.lozi;
     let near = nb[o + nx]! * ix - oxi, far = nb[o + 3 - nx]! * ix - oxi, a: number;
     a = nb[o + ny]! * iy - oyi; if (a > near) near = a;
     a = nb[o + 5 - ny]! * iy - oyi; if (a < far) far = a;

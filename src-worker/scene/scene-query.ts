@@ -65,6 +65,13 @@ export interface SceneQuery {
    * Mahalanobis distance is below the scene's threshold). `visit` returns true to stop, so a
    * ray that returns from its first element costs one element, not all of them.
    */
+  /**
+   * Optional: closestSurface for `count` (≤ 32) rays sharing the origin, directions dirs[3k..3k+2],
+   * in one traversal. Fills out[k] for each ray k that hits and returns the bit mask of those rays;
+   * each result equals closestSurface's for that ray (up to which of two hits at exactly equal
+   * t wins).
+   */
+  closestSurfaceBeam?(ox: number, oy: number, oz: number, dirs: ArrayLike<number>, count: number, tmin: number, tmax: number, out: SurfaceHit[]): number;
   traverse(
     ox: number, oy: number, oz: number, dx: number, dy: number, dz: number,
     tmin: number, tmax: number,

@@ -7,7 +7,7 @@
  * beam axis, then range noise, quantisation and the [min, max] limits apply. A pulse whose
  * sub-rays all miss is a miss.
  */
-import { newSurfaceHit, type SceneQuery } from '../scene/scene-query';
+import { newSurfaceHit, type SceneQuery, type SurfaceHit } from '../scene/scene-query';
 import type { ReturnMode, SensorProfile } from '../sensors/profile';
 import type { RandomStream } from '../random/stream';
 import { rotateVector } from '../geometry/trajectory';
@@ -24,7 +24,9 @@ export interface PhysicsOptions {
 }
 
 export class PhysicsCaster implements ModeCaster {
-  private readonly hit = newSurfaceHit();
+  /** One hit record per sub-ray, and the sub-rays' world directions (3 each), for the beam query. */
+  private readonly hits: SurfaceHit[] = Array.from({ length: STENCIL_SIZE }, () => newSurfaceHit());
+  private readonly dirs = new Float64Array(3 * STENCIL_SIZE);
   private readonly stencil: Float64Array;
   private readonly basis = new Float64Array(6);
   private readonly sub = new Float64Array(3);
@@ -46,18 +48,31 @@ export class PhysicsCaster implements ModeCaster {
   }
 
   fire(f: Firing, rng: RandomStream, out: ReturnEmitter): void {
-    const { scene, hit: h, stencil, basis, sub, world, t, I, obj, cls } = this;
+    const { scene, stencil, basis, sub, world, dirs, hits, t, I, obj, cls } = this;
     const min = this.range.min, max = this.range.max;
     beamBasis(f.sx, f.sy, f.sz, basis);
-    let n = 0;
     for (let k = 0; k < STENCIL_SIZE; k++) {
       offsetDirection(f.sx, f.sy, f.sz, basis, stencil[2 * k]!, stencil[2 * k + 1]!, sub, 0);
       rotateVector(f.pose, 0, sub[0]!, sub[1]!, sub[2]!, world, 0);
-      const dx = world[0]!, dy = world[1]!, dz = world[2]!;
-      if (!scene.closestSurface(f.ox, f.oy, f.oz, dx, dy, dz, 0, max, h)) continue;
+      dirs[3 * k] = world[0]!; dirs[3 * k + 1] = world[1]!; dirs[3 * k + 2] = world[2]!;
+    }
+    // The sub-rays share the origin: one beam traversal when the scene offers it (same results
+    // as one closestSurface per sub-ray), else one query each.
+    let mask = 0;
+    if (scene.closestSurfaceBeam) {
+      mask = scene.closestSurfaceBeam(f.ox, f.oy, f.oz, dirs, STENCIL_SIZE, 0, max, hits);
+    } else {
+      for (let k = 0; k < STENCIL_SIZE; k++) {
+        if (scene.closestSurface(f.ox, f.oy, f.oz, dirs[3 * k]!, dirs[3 * k + 1]!, dirs[3 * k + 2]!, 0, max, hits[k]!)) mask |= 1 << k;
+      }
+    }
+    let n = 0;
+    for (let k = 0; k < STENCIL_SIZE; k++) {
+      if ((mask & (1 << k)) === 0) continue;
+      const h = hits[k]!;
       if (h.t < min) continue;
       t[n] = h.t;
-      I[n] = lambertian(h.reflectance, h.nx, h.ny, h.nz, dx, dy, dz, h.t, this.profile.intensity);
+      I[n] = lambertian(h.reflectance, h.nx, h.ny, h.nz, dirs[3 * k]!, dirs[3 * k + 1]!, dirs[3 * k + 2]!, h.t, this.profile.intensity);
       obj[n] = h.objectId;
       cls[n] = h.classId;
       n++;
