@@ -56,8 +56,10 @@ export async function benchRealtime(
         seed,
         rangeSampler: 'along-ray',
       };
-      // Warm the workers' caches (BVH wrappers, scan pattern) so the figure is the steady state.
-      await runTransient(pool, 'simulate-batch', { ...base, firstPacket: 0, packetCount: 1 });
+      // Warm every worker (JIT, BVH wrapper, scan pattern) so the figure is the steady state of a
+      // long drive, not the first batch's start-up: one small batch per thread, all at once.
+      const threads = pool.options.maxThreads;
+      await Promise.all(Array.from({ length: threads }, (_, k) => runTransient(pool, 'simulate-batch', { ...base, firstPacket: k * 4, packetCount: 4 })));
       const t0 = performance.now();
       const runs = [];
       for (let first = 0; first < packets; first += batch) {
