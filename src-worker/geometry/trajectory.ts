@@ -7,6 +7,7 @@
  * distortion of a real one. Poses are [tx, ty, tz, qx, qy, qz, qw] (POSE_STRIDE = 7) in flat
  * Float64Arrays; the functions write into caller-owned arrays so the ray loop allocates nothing.
  */
+import { rotateByQuaternion } from './pose';
 
 const STRIDE = 7;
 
@@ -196,13 +197,7 @@ export function rotateVector(
   x: number, y: number, z: number,
   out: Float64Array | Float32Array | number[], oi: number,
 ): void {
-  const qx = pose[o + 3]!, qy = pose[o + 4]!, qz = pose[o + 5]!, qw = pose[o + 6]!;
-  const tx = 2 * (qy * z - qz * y);
-  const ty = 2 * (qz * x - qx * z);
-  const tz = 2 * (qx * y - qy * x);
-  out[oi] = x + qw * tx + (qy * tz - qz * ty);
-  out[oi + 1] = y + qw * ty + (qz * tx - qx * tz);
-  out[oi + 2] = z + qw * tz + (qx * ty - qy * tx);
+  rotateByQuaternion(pose[o + 3]!, pose[o + 4]!, pose[o + 5]!, pose[o + 6]!, x, y, z, out, oi);
 }
 
 /** Rotate (x, y, z) by the inverse of the pose's quaternion. */
@@ -211,13 +206,7 @@ export function rotateVectorInverse(
   x: number, y: number, z: number,
   out: Float64Array | Float32Array | number[], oi: number,
 ): void {
-  const qx = -pose[o + 3]!, qy = -pose[o + 4]!, qz = -pose[o + 5]!, qw = pose[o + 6]!;
-  const tx = 2 * (qy * z - qz * y);
-  const ty = 2 * (qz * x - qx * z);
-  const tz = 2 * (qx * y - qy * x);
-  out[oi] = x + qw * tx + (qy * tz - qz * ty);
-  out[oi + 1] = y + qw * ty + (qz * tx - qx * tz);
-  out[oi + 2] = z + qw * tz + (qx * ty - qy * tx);
+  rotateByQuaternion(-pose[o + 3]!, -pose[o + 4]!, -pose[o + 5]!, pose[o + 6]!, x, y, z, out, oi);
 }
 
 /** pose · (x, y, z). */
@@ -253,3 +242,4 @@ export function sensorPoseAt(
   poseAt(traj, t, scratch, 0);
   composePoses(scratch, 0, mount, 0, out, o);
 }
+
