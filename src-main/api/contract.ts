@@ -21,14 +21,28 @@ export const ProjectPath = z
   .refine((p) => p.endsWith('.thicket'), { message: 'a project file name ends in .thicket' })
   .refine((p) => !p.includes('\0'), { message: 'a path may not contain NUL' });
 
-export const LOG_FORMATS = ['kitti-bin', 'pcd'] as const;
+export const LOG_FORMATS = ['kitti-bin', 'pcd', 'ply', 'las', 'velodyne-pcap', 'ouster-pcap', 'ros2-db3', 'mcap'] as const;
 export const LogFormat = z.enum(LOG_FORMATS);
 export type LogFormat = z.infer<typeof LogFormat>;
+/** What a stored drive log may be: an imported format, or 'simulated' (the demo's reference drives: simulated, no source file). */
+export type DriveLogFormat = LogFormat | 'simulated';
+
+/** Options every log import takes. */
+const importOptions = {
+  /** The sensor profile that decodes the packets (pcap) or rebuilds the misses (hit-only formats). */
+  profileId: z.string().min(1).max(128).optional(),
+  /** Rebuild the misses of a hit-only format from the profile (default: when a profile is given). */
+  rebuildMisses: z.boolean().optional(),
+};
+const TextFile = z.object({ name: z.string().min(1).max(255), text: z.string().max(64 << 20) }).strict();
+
+export const EXPORT_FORMATS = ['pcd', 'ply', 'las', 'kitti', 'mcap'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const JOB_STATES = ['queued', 'running', 'done', 'failed', 'cancelled', 'interrupted'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
-export const COLOR_MODES = ['height', 'intensity', 'class', 'time'] as const;
+export const COLOR_MODES = ['height', 'intensity', 'class', 'time', 'ring'] as const;
 export type ColorMode = (typeof COLOR_MODES)[number];
 
 export const SIMULATION_MODES = ['hybrid', 'voxel', 'physics', 'mesh'] as const;
@@ -70,6 +84,28 @@ export const ProfileId = z
 /** A whole profile in a request, either form (SensorProfileData or ProfileFileData): the service checks it field by field. */
 const ProfileBody = z.record(z.string(), z.unknown());
 
+/**
+ * A display cloud of a log or a run: the whole of it, or only packets from ≤ index < to (the
+ * playback's current sweep), then optionally with that range's misses as rays.
+ */
+const CloudRequest = z
+  .object({
+    id: Id,
+    budget: z.number().int().min(1_000).max(20_000_000).default(2_000_000),
+    packets: z
+      .object({ from: z.number().int().min(0), to: z.number().int().min(1) })
+      .strict()
+      .refine((r) => r.to > r.from, { error: 'packets.to must be greater than packets.from' })
+      .optional(),
+    /** Also the misses (no return) as segments from the sensor along the ray, `missLengthM` long, at most `missBudget`. */
+    misses: z.boolean().default(false),
+    missBudget: z.number().int().min(100).max(2_000_000).default(100_000),
+    missLengthM: z.number().positive().max(1000).default(20),
+  })
+  .strict();
+/** A log's or a run's packet times, sweeps and trajectory (at most `maxPoses` poses) for playback. */
+const TimelineRequest = z.object({ id: Id, maxPoses: z.number().int().min(2).max(1_000_000).default(10_000) }).strict();
+
 // ---------- request schemas, one per method ----------
 
 const empty = z.object({}).strict();
@@ -86,12 +122,22 @@ export const requestSchemas = {
   'logs.get': z.object({ id: Id }).strict(),
   'logs.delete': z.object({ id: Id }).strict(),
   /** A decimated cloud for display: at most `budget` points, evenly strided over the log. */
-  'logs.cloud': z
-    .object({ id: Id, budget: z.number().int().min(1_000).max(20_000_000).default(2_000_000) })
-    .strict(),
+  'logs.cloud': CloudRequest,
+  'logs.timeline': TimelineRequest,
   /** Import a file the user chose on the host machine (Electron dialog or typed path). */
   'logs.importFile': z
-    .object({ path: z.string().min(1).max(4096), format: LogFormat.optional(), name: z.string().min(1).max(255).optional() })
+    .object({
+      path: z.string().min(1).max(4096),
+      format: LogFormat.optional(),
+      name: z.string().min(1).max(255).optional(),
+      ...importOptions,
+      /** A calibration (Velodyne YAML / db.xml, Ouster metadata JSON) or a poses file on this machine. */
+      calibrationPath: z.string().min(1).max(4096).optional(),
+      posesPath: z.string().min(1).max(4096).optional(),
+      /** Or their text (picked in a browser). */
+      calibration: TextFile.optional(),
+      poses: TextFile.optional(),
+    })
     .strict(),
   /** Import bytes the user picked in a browser file input (browser mode). In-process callers:
    * the array's buffer is transferred to the worker, so it is detached afterwards. */
@@ -100,6 +146,18 @@ export const requestSchemas = {
       name: z.string().min(1).max(255),
       bytes: z.instanceof(Uint8Array).refine((b) => b.byteLength > 0, { message: 'the file is empty' }),
       format: LogFormat.optional(),
+      ...importOptions,
+      /** Calibration and poses files picked beside the log (browser mode): name and text. */
+      calibration: TextFile.optional(),
+      poses: TextFile.optional(),
+    })
+    .strict(),
+  /** Export a log or a run (a job): one file (pcd, ply, las, mcap) or a KITTI folder at `path`. */
+  'export.start': z
+    .object({
+      source: z.object({ kind: z.enum(['log', 'run']), id: Id }).strict(),
+      format: z.enum(EXPORT_FORMATS),
+      path: z.string().min(1).max(4096),
     })
     .strict(),
   'scenes.list': empty,
@@ -117,9 +175,8 @@ export const requestSchemas = {
   'runs.list': empty,
   'runs.get': z.object({ id: Id }).strict(),
   'runs.delete': z.object({ id: Id }).strict(),
-  'runs.cloud': z
-    .object({ id: Id, budget: z.number().int().min(1_000).max(20_000_000).default(2_000_000) })
-    .strict(),
+  'runs.cloud': CloudRequest,
+  'runs.timeline': TimelineRequest,
   /** Simulate a sensor along a trajectory in a scene (a parallel job); the run is stored. */
   'simulate.start': z
     .object({
@@ -152,6 +209,15 @@ export const requestSchemas = {
     .object({ id: ProfileId.optional(), profile: ProfileBody.optional(), maxRays: z.number().int().min(100).max(2_000_000).default(60_000) })
     .strict()
     .refine((r) => (r.id === undefined) !== (r.profile === undefined), { error: 'give either id or profile' }),
+  /**
+   * Build the demo project's content: the reference site (stored as a scene), its ground truth, and
+   * the training and test drives (drive logs). A job: see DemoResult. With `path`, that project is
+   * created (opened when it exists) first; without, the open project gets it.
+   */
+  'demo.create': z.object({ seed: Seed.default(1), small: z.boolean().default(false), path: ProjectPath.optional() }).strict(),
+  /** Annotations of the project, or of one drive log. */
+  'annotations.list': z.object({ logId: Id.optional() }).strict(),
+  'annotations.get': z.object({ id: Id }).strict(),
   'jobs.list': z.object({ limit: z.number().int().min(1).max(1000).default(100) }).strict(),
   'jobs.get': z.object({ id: Id }).strict(),
   'jobs.cancel': z.object({ id: Id }).strict(),
@@ -210,7 +276,7 @@ export interface Bounds {
 export interface DriveLogInfo {
   id: number;
   name: string;
-  format: LogFormat;
+  format: DriveLogFormat;
   sourcePath: string | null;
   profileId: string | null;
   packets: number;
@@ -219,6 +285,8 @@ export interface DriveLogInfo {
   misses: number;
   durationS: number;
   bounds: Bounds | null;
+  /** What the importer learnt: sensor model, return mode, GPS fixes, rebuilt misses, poses file, ... */
+  info: Record<string, unknown>;
   createdAt: string;
 }
 
@@ -234,7 +302,64 @@ export interface CloudData {
   time: Float32Array;
   /** Class id per point (0 = unlabeled; simulated runs carry the ground truth). */
   classId: Uint8Array;
+  /** Laser (ring) index per point; 0xffff where the format does not say. */
+  ring: Uint16Array;
+  /** Bounds of every hit shown before decimation (of the range, when one was asked for). */
   bounds: Bounds | null;
+  /** The packets shown (from ≤ index < to); null for the whole log. */
+  packets: { from: number; to: number } | null;
+  /** The range's misses when asked for: per kept miss the sensor position then the point `lengthM` along the ray (world x, y, z each). */
+  misses: { total: number; lengthM: number; segments: Float32Array } | null;
+}
+
+/** A log's (or a run's) time axis for playback. */
+export interface Timeline {
+  source: { kind: 'log' | 'run'; id: number };
+  packets: number;
+  /** Seconds since the log's start, one per packet. */
+  packetTime: Float64Array;
+  /** First packet of each sweep (one revolution or scan), ascending from 0; sweep k ends where k + 1 starts, the last at `packets`. */
+  sweepStart: Uint32Array;
+  /** How sweeps were cut: where the first ray's azimuth wraps, one per packet (each packet a whole scan), or one for the whole log. */
+  sweepBy: 'azimuth' | 'packet' | 'single';
+  /** The sensor's path, decimated: packet index and world position (x, y, z) of each kept packet, first and last included. */
+  trajectory: { packet: Uint32Array; position: Float64Array };
+}
+
+/** One annotated object (thesis 004's scene annotation). */
+export interface AnnotationEntry {
+  /** The object id its rays carry (ray_object). */
+  id: number;
+  /** Class id, as the rays' ground truth (ray_class), and its name. */
+  class: number;
+  label: string;
+  /** Several shrubs annotated as one object. */
+  patch?: boolean;
+  /** World ← object: tx, ty, tz, qx, qy, qz, qw. */
+  pose: [number, number, number, number, number, number, number];
+  /** Oriented box: centre, size [length along yaw, width, height] (m), yaw (rad, counter-clockwise from +x). */
+  box: { center: [number, number, number]; size: [number, number, number]; yaw: number };
+}
+
+export interface AnnotationInfo {
+  id: number;
+  name: string;
+  /** The drive log it annotates, or null (a scene's, or authored). */
+  logId: number | null;
+  /** Number of entries. */
+  count: number;
+  createdAt: string;
+}
+
+export interface AnnotationData extends AnnotationInfo {
+  entries: AnnotationEntry[];
+}
+
+/** The result of the demo's final job (kind 'demo-drives'; the 'demo' job's result names it as `drivesJob`). */
+export interface DemoResult {
+  /** objects: annotated objects, the terrain included; triangles: as placed (instances counted). */
+  site: { seed: number; small: boolean; objects: number; triangles: number; scene: number; annotation: number };
+  logs: { log: number; name: string; packets: number; rays: number; hits: number; misses: number; durationS: number; annotation: number }[];
 }
 
 export interface JobInfo {
@@ -376,8 +501,10 @@ export interface Responses {
   'logs.get': DriveLogInfo;
   'logs.delete': { deleted: boolean };
   'logs.cloud': CloudData;
+  'logs.timeline': Timeline;
   'logs.importFile': ImportStarted;
   'logs.importBytes': ImportStarted;
+  'export.start': { job: JobInfo };
   'scenes.list': SceneInfo[];
   'scenes.delete': { deleted: boolean };
   'scenes.generate': { job: JobInfo };
@@ -385,6 +512,7 @@ export interface Responses {
   'runs.get': RunInfo;
   'runs.delete': { deleted: boolean };
   'runs.cloud': CloudData;
+  'runs.timeline': Timeline;
   'simulate.start': { job: JobInfo };
   'profiles.list': ProfileSummary[];
   'profiles.get': SensorProfileData;
@@ -393,6 +521,9 @@ export interface Responses {
   'profiles.delete': { deleted: boolean };
   'profiles.import': SensorProfileData;
   'profiles.pattern': ProfilePattern;
+  'demo.create': { job: JobInfo; project: ProjectInfo };
+  'annotations.list': AnnotationInfo[];
+  'annotations.get': AnnotationData;
   'jobs.list': JobInfo[];
   'jobs.get': JobInfo;
   'jobs.cancel': JobInfo;

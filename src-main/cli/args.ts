@@ -26,13 +26,23 @@ const OPTIONS = {
   trail: { type: 'boolean', default: false },
   'batch-packets': { type: 'string' },
   'range-sampler': { type: 'string' },
+  // demo
+  small: { type: 'boolean', default: false },
   // validations and benchmarks
   samples: { type: 'string' },
   triangles: { type: 'string' },
   rays: { type: 'string' },
   only: { type: 'string' },
+  megabytes: { type: 'string' },
   // profiles
   id: { type: 'string' },
+  // import and export
+  calibration: { type: 'string' },
+  poses: { type: 'string' },
+  'no-misses': { type: 'boolean', default: false },
+  run: { type: 'string' },
+  log: { type: 'string' },
+  out: { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K] extends { type: 'boolean' } ? boolean : string };

@@ -16,6 +16,8 @@ import { profileCommand } from './commands/profile';
 import { sceneCommand } from './commands/scene';
 import { simulateCommand } from './commands/simulate';
 import { validateCommand } from './commands/validate';
+import { demoCommand } from './commands/demo';
+import { exportCommand } from './commands/export';
 
 type Command = (services: AppServices, args: CommonArgs, progress: ProgressReporter) => Promise<CommandOutput>;
 
@@ -27,6 +29,8 @@ const COMMANDS: Record<string, Command> = {
   scene: sceneCommand,
   simulate: simulateCommand,
   validate: validateCommand,
+  demo: demoCommand,
+  export: exportCommand,
 };
 
 export async function runCli(argv: string[]): Promise<number> {

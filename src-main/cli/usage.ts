@@ -3,13 +3,19 @@ export const USAGE = `thicket — off-road lidar simulation, headless
 Usage:
   thicket project create --project FILE [--json]
   thicket project info   --project FILE [--json]
-  thicket import FILE    --project FILE [--format kitti-bin|pcd] [--name NAME] [--json]
+  thicket demo           --project FILE [--seed N] [--small] [--json]
+                         the demo project: reference site (scene + ground truth), training and
+                         test drives of an HDL-32E (drive logs); the file is created when absent
+  thicket import FILE    --project FILE [--format F] [--profile ID] [--calibration FILE] [--poses FILE]
+                         [--no-misses] [--name NAME] [--json]
+                         F: velodyne-pcap ouster-pcap ros2-db3 mcap kitti-bin pcd ply las
   thicket scene generate --project FILE [--kind offroad|hybrid-strip|cylinder-stand|rod-bench]
                          [--seed N] [--param key=value ...] [--name NAME] [--json]
   thicket scene list     --project FILE [--json]
   thicket simulate       --project FILE --scene S --profile ID [--mode hybrid|voxel|physics|mesh]
                          [--seed N] [--seconds T] [--trail [--speed V] | --speed V --start x,y,z --heading DEG | --poses-from LOG]
                          [--batch-packets N] [--range-sampler along-ray|gaussian-point] [--workers N] [--json]
+  thicket export         --project FILE (--run ID | --log ID) --format pcd|ply|las|kitti|mcap --out PATH [--json]
   thicket profile import FILE [--project FILE] [--id ID] [--name NAME] [--json]
                          a calibration (ROS velodyne .yaml, Velodyne db.xml, Ouster .json) or a
                          Thicket profile .json → a profile, saved in the project when given;

@@ -26,10 +26,12 @@ import { ProjectSession } from './project-session';
 import type { ApiHost } from './api-host';
 import { projectHandlers } from './handlers/project-handlers';
 import { logHandlers } from './handlers/log-handlers';
+import { exportHandlers } from './handlers/export-handlers';
 import { jobHandlers } from './handlers/job-handlers';
 import { profileHandlers } from './handlers/profile-handlers';
 import { sceneHandlers } from './handlers/scene-handlers';
 import { runHandlers } from './handlers/run-handlers';
+import { demoHandlers } from './handlers/demo-handlers';
 import { formatZodError } from './validation';
 import { version } from './version';
 
@@ -73,10 +75,12 @@ export class AppServices implements ApiHost, ServiceContext {
       'app.info': () => this.appInfo(),
       ...projectHandlers(this),
       ...logHandlers(this),
+      ...exportHandlers(this),
       ...jobHandlers(this),
       ...profileHandlers(this),
       ...sceneHandlers(this),
       ...runHandlers(this),
+      ...demoHandlers(this),
     };
   }
 

@@ -1,56 +1,127 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ApiError, type LogFormat } from '../api/contract';
 import type { JobSpec, RunningJob } from '../jobs/job-runner';
-import type { ImportCloudInput, ImportSummary } from '../../src-worker/tasks/import-cloud';
-import { detectFormat, DETECT_HEAD_BYTES } from '../../src-worker/formats/detect';
+import type { ImportLogInput, ImportLogSummary } from '../../src-worker/tasks/import-log';
+import { DETECT_HEAD_BYTES } from '../../src-worker/formats/detect';
+import { detectLogFormat } from '../../src-worker/formats/log-formats';
+import { CalibrationError, importCalibration } from '../../src-worker/sensors/calibration';
+import type { SensorProfile } from '../../src-worker/sensors/profile';
 import type { ProjectSession } from './project-session';
 import type { EventBus } from './event-bus';
+import { resolveProfileForUse } from './profiles-service';
+import { parsePosesText } from './import-poses';
 
 export interface ImportRequest {
   name?: string;
   path?: string;
   bytes?: Uint8Array;
   format?: LogFormat;
+  /** A profile of the project (built-in or custom) that decodes / rebuilds misses. */
+  profileId?: string;
+  rebuildMisses?: boolean;
+  /** A calibration file (Velodyne YAML or db.xml, Ouster metadata JSON): path or name + text. */
+  calibrationPath?: string;
+  calibration?: { name: string; text: string };
+  /** A poses file (KITTI rows, CSV, TUM): path or name + text. */
+  posesPath?: string;
+  poses?: { name: string; text: string };
 }
 
 /**
- * Start importing a scan as a drive log. The format is settled first (a file of unknown type
- * fails at once, before any job or row exists). The log row then exists from the start in state
- * 'importing' (so a host killed mid-import leaves a row that the next open removes); chunks are
- * written as the worker streams them; success marks it ready, failure or cancel deletes it.
+ * Start importing a drive log. Everything that can be checked before decoding is checked first
+ * (format, profile, calibration, poses file), so a wrong file fails at once, before any job or
+ * row exists. The log row then exists from the start in state 'importing' (so a host killed
+ * mid-import leaves a row that the next open removes); chunks are written as the worker streams
+ * them; success marks it ready, failure or cancel deletes it.
  */
 export function startImport(session: ProjectSession, events: EventBus, req: ImportRequest): RunningJob {
   const name = req.name ?? (req.path ? basename(req.path) : 'scan');
   let bytes = req.bytes;
   // Transfer only a buffer the array owns entirely; otherwise copy once.
   if (bytes && (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength)) bytes = bytes.slice();
-  const format = req.format ?? detectFormat(name, bytes ? bytes.subarray(0, DETECT_HEAD_BYTES) : readHead(req.path!));
-  if (!format) throw new ApiError('bad_input', `${name}: unknown file type (Thicket reads KITTI .bin and PCD scans; choose a format explicitly if the extension is unusual)`);
-  const input: ImportCloudInput = { name, path: req.path, bytes, format };
+  const calibration = req.calibration ?? (req.calibrationPath ? readText(req.calibrationPath) : null);
+  const head = bytes ? bytes.subarray(0, DETECT_HEAD_BYTES) : readHead(req.path!);
+  const format = req.format ?? detectLogFormat(name, head, { ousterMetadata: calibration !== null && /\.json$/i.test(calibration.name) });
+  if (!format) {
+    throw new ApiError('bad_input', `${name}: unknown file type (Thicket reads Velodyne and Ouster pcaps, ROS 2 .db3 and MCAP bags, KITTI .bin, PCD, PLY and LAS/LAZ; choose a format explicitly if the extension is unusual)`);
+  }
+  if (format === 'ouster-pcap' && !calibration) {
+    throw new ApiError('bad_input', `${name}: an Ouster capture needs its metadata JSON (give it as the calibration)`);
+  }
+
+  // The decoding profile: a calibration file wins over a named profile.
+  let profile: SensorProfile | null = null;
+  let profileId: string | null = null;
+  if (req.profileId) {
+    profile = resolveProfileForUse(session.store, req.profileId);
+    profileId = profile.id;
+  }
+  if (calibration && format !== 'ouster-pcap') {
+    try {
+      profile = importCalibration(calibration.text, calibration.name).profile;
+    } catch (e) {
+      if (e instanceof CalibrationError) throw new ApiError('bad_input', e.message);
+      throw e;
+    }
+  }
+  const poses = req.poses ?? (req.posesPath ? readText(req.posesPath) : null);
+  const parsedPoses = poses ? parsePosesText(poses.text, poses.name) : null;
+
+  const stored = new Int32Array(new SharedArrayBuffer(4));
+  const input: ImportLogInput = {
+    name,
+    path: req.path,
+    bytes,
+    format,
+    profile,
+    rebuildMisses: req.rebuildMisses,
+    ousterMetadata: format === 'ouster-pcap' ? calibration : null,
+    poses: parsedPoses,
+    stored,
+  };
   let logId = 0;
   let seq = 0;
   const spec: JobSpec = {
     kind: 'import',
-    params: { name, path: req.path ?? null, format, bytes: bytes?.byteLength ?? null },
-    task: 'import-cloud',
+    params: { name, path: req.path ?? null, format, bytes: bytes?.byteLength ?? null, profileId, calibration: calibration?.name ?? null, poses: poses?.name ?? null },
+    task: 'import-log',
     input,
     transfer: bytes ? [bytes.buffer as ArrayBuffer] : [],
     onMessage: (m) => {
-      if (m.type === 'chunk') session.store.logs.appendChunk(logId, seq++, m.chunk);
+      if (m.type !== 'chunk') return;
+      session.store.logs.appendChunk(logId, seq++, m.chunk);
+      Atomics.add(stored, 0, 1);
+      Atomics.notify(stored, 0);
     },
     onSuccess: (output) => {
-      const s = output as ImportSummary;
+      const s = output as ImportLogSummary;
+      const info: Record<string, unknown> = {
+        ...s.info.notes,
+        ...(s.info.sensor ? { sensor: s.info.sensor } : {}),
+        decodedWith: profile ? profile.id : s.info.profileId ?? null,
+        ...(calibration ? { calibration: calibration.name } : {}),
+        ...(poses ? { poses: poses.name } : {}),
+        startTime: s.startTime,
+        rebuiltMisses: s.rebuiltMisses,
+        ...(s.dropped ? { dropped: s.dropped } : {}),
+        ...(s.timeReversals ? { timeReversals: s.timeReversals } : {}),
+      };
+      // A built-in that decoded the log becomes the log's profile (stored so the key holds).
+      const logProfile = profileId ?? (!calibration && s.info.profileId ? resolveProfileForUse(session.store, s.info.profileId).id : null);
       session.store.logs.finishImport(logId, {
         packets: s.packets,
-        points: s.points,
+        points: s.hits,
         hits: s.hits,
         misses: s.misses,
         durationS: s.durationS,
         bounds: s.bounds,
+        info,
+        ...(logProfile ? { profileId: logProfile } : {}),
+        ...(s.info.decodeProfile ? { decodeProfile: s.info.decodeProfile } : {}),
       });
       events.emit({ type: 'project', entity: 'driveLogs', id: logId });
-      return { log: logId, format, packets: s.packets, points: s.points, hits: s.hits, misses: s.misses, dropped: s.dropped, durationS: s.durationS };
+      return { log: logId, format, packets: s.packets, points: s.hits, hits: s.hits, misses: s.misses, rebuiltMisses: s.rebuiltMisses, dropped: s.dropped, durationS: s.durationS };
     },
     onAbort: () => {
       if (logId) session.store.logs.discard(logId);
@@ -58,8 +129,24 @@ export function startImport(session: ProjectSession, events: EventBus, req: Impo
   };
   const running = session.runner.submit(spec);
   // Synchronous right after submit: no task message can be handled before the row exists.
-  logId = session.store.logs.beginImport({ name, format, sourcePath: req.path ?? null, profileId: null, jobId: running.job.id });
+  logId = session.store.logs.beginImport({ name, format, sourcePath: req.path ?? null, profileId, jobId: running.job.id });
   return running;
+}
+
+function fileError(path: string, e: unknown): ApiError {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new ApiError('not_found', `${path}: no such file`);
+  if (code === 'EISDIR') return new ApiError('bad_input', `${path}: is a folder, not a file`);
+  return new ApiError('bad_input', `${path}: cannot read (${code ?? (e as Error).message})`);
+}
+
+/** A small text file (calibration, poses) read whole; names the path on failure. */
+function readText(path: string): { name: string; text: string } {
+  try {
+    return { name: basename(path), text: readFileSync(path, 'utf8') };
+  } catch (e) {
+    throw fileError(path, e);
+  }
 }
 
 function readHead(path: string): Uint8Array {
@@ -67,17 +154,14 @@ function readHead(path: string): Uint8Array {
   try {
     fd = openSync(path, 'r');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new ApiError('not_found', `${path}: no such file`);
-    if (code === 'EISDIR') throw new ApiError('bad_input', `${path}: is a folder, not a file`);
-    throw new ApiError('bad_input', `${path}: cannot read (${code ?? (e as Error).message})`);
+    throw fileError(path, e);
   }
   try {
     const head = new Uint8Array(DETECT_HEAD_BYTES);
     const n = readSync(fd, head, 0, head.byteLength, 0);
     return head.subarray(0, n);
   } catch (e) {
-    throw new ApiError('bad_input', `${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw fileError(path, e);
   } finally {
     closeSync(fd);
   }

@@ -18,6 +18,41 @@ import { buildTrajectory, type Trajectory } from './trajectories';
 import { resolveProfileForUse } from './profiles-service';
 import { packetDurationOf } from '../../src-worker/sensors/scan-pattern';
 
+/** What a simulation needs besides its packet range: the worker-side input of every batch. */
+export type SimulationBase = Omit<SimulateBatchInput, 'firstPacket' | 'packetCount'>;
+
+export interface SimulationPlan {
+  packets: number;
+  durationS: number;
+  /** One simulate-batch task per `batchPackets` packets, in packet order (task index = chunk seq). */
+  tasks: { task: 'simulate-batch'; input: SimulateBatchInput }[];
+}
+
+/**
+ * The batches of one simulated drive: `seconds` of the trajectory at the profile's packet rate,
+ * cut into fixed-size batches. Shared by runs (startSimulation) and by the demo's reference
+ * drives, which store the same chunks as drive logs.
+ */
+export function planSimulation(base: SimulationBase, seconds: number, batchPackets: number): SimulationPlan {
+  const duration = packetDurationOf(base.profile);
+  const packets = Math.max(1, Math.floor(seconds / duration + 1e-9));
+  const batches = Math.ceil(packets / batchPackets);
+  const tasks = Array.from({ length: batches }, (_, b) => {
+    const first = b * batchPackets;
+    const input: SimulateBatchInput = { ...base, firstPacket: first, packetCount: Math.min(batchPackets, packets - first) };
+    return { task: 'simulate-batch' as const, input };
+  });
+  return { packets, durationS: packets * duration, tasks };
+}
+
+/** Totals over a simulation's batch summaries. */
+export function sumBatches(outputs: readonly SimulateBatchSummary[]): { rays: number; hits: number; misses: number; skipped: number } {
+  return outputs.reduce(
+    (a, o) => ({ rays: a.rays + o.rays, hits: a.hits + o.hits, misses: a.misses + o.misses, skipped: a.skipped + o.skippedNaN }),
+    { rays: 0, hits: 0, misses: 0, skipped: 0 },
+  );
+}
+
 export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulate.start'>): RunningJob {
   const session = ctx.requireSession();
   const scene = session.store.scenes.get(req.sceneId);
@@ -26,14 +61,11 @@ export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulat
   const trajectory: Trajectory = buildTrajectory(session, req.trajectory, scene.info.meta);
   const last = trajectory.times[trajectory.times.length - 1]! - trajectory.times[0]!;
   const seconds = req.trajectory.seconds !== undefined ? Math.min(req.trajectory.seconds, last) : last;
-  const duration = packetDurationOf(profile);
-  const packets = Math.max(1, Math.floor(seconds / duration + 1e-9));
-  const batches = Math.ceil(packets / req.batchPackets);
   // Stored scenes are SceneData (src-worker/scene/scene-data.ts), written by scene generation.
   const sharedScene = toShared(scene.data) as unknown as SceneData;
   const sharedTrajectory = toShared(trajectory);
   const name = req.name ?? `${profile.name} ${req.mode} in ${scene.info.name}`;
-  const base: Omit<SimulateBatchInput, 'firstPacket' | 'packetCount'> = {
+  const base: SimulationBase = {
     scene: sharedScene,
     profile,
     trajectory: sharedTrajectory,
@@ -42,11 +74,8 @@ export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulat
     seed: req.seed,
     rangeSampler: req.rangeSampler,
   };
-  const tasks = Array.from({ length: batches }, (_, b) => {
-    const first = b * req.batchPackets;
-    const input: SimulateBatchInput = { ...base, firstPacket: first, packetCount: Math.min(req.batchPackets, packets - first) };
-    return { task: 'simulate-batch' as const, input };
-  });
+  const { packets, durationS, tasks } = planSimulation(base, seconds, req.batchPackets);
+  const batches = tasks.length;
 
   const bounds = new BoundsAccumulator();
   let runId = 0;
@@ -60,16 +89,13 @@ export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulat
       bounds.merge(chunkBounds(m.chunk));
     },
     onSuccess: (outputs) => {
-      const sums = (outputs as SimulateBatchSummary[]).reduce(
-        (a, o) => ({ rays: a.rays + o.rays, hits: a.hits + o.hits, misses: a.misses + o.misses, skipped: a.skipped + o.skippedNaN }),
-        { rays: 0, hits: 0, misses: 0, skipped: 0 },
-      );
+      const sums = sumBatches(outputs as SimulateBatchSummary[]);
       const info = session.store.runs.finish(runId, {
         packets,
         points: sums.hits,
         hits: sums.hits,
         misses: sums.misses,
-        durationS: packets * duration,
+        durationS,
         bounds: bounds.result(),
       });
       ctx.events.emit({ type: 'project', entity: 'runs', id: runId });

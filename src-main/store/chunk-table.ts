@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import { ApiError } from '../api/contract';
 import { CHUNK_ARRAY_FIELDS, POSE_STRIDE, type ChunkArrayField, type PacketChunk } from '../../src-worker/formats/packets';
 import { dtypeOrNull, fromBlob, toBlob, type Dtype } from './typed-blobs';
+import { PACKED_STRIDE } from '../../src-worker/formats/packed-rays';
 
 /** Allow-listed chunk tables and their owner column (names are interpolated into SQL). */
 const CHUNK_TABLES = { log_chunks: 'log_id', run_chunks: 'run_id' } as const;
@@ -41,7 +42,13 @@ const COLUMNS: Record<ChunkArrayField, string> = {
   rayClass: 'ray_class',
 };
 
-type ChunkRow = { packet_start: number; packet_count: number; ray_count: number } & Record<string, Buffer>;
+/** The part of a chunk a timeline reads. */
+export type ChunkMeta = Pick<PacketChunk, 'packetStart' | 'packetCount' | 'rayCount' | 'packetTime' | 'packetPose' | 'rayStart' | 'rayDir'>;
+
+type ChunkRow = { packet_start: number; packet_count: number; ray_count: number; packed_codec?: string | null; packed?: Buffer | null } & Record<string, Buffer>;
+
+/** Rebuilds the rays of a packed chunk (the owner knows the profile that decodes them). */
+export type Unpack = (chunk: PacketChunk, ownerId: number, seq: number) => PacketChunk;
 
 /** Throws bad_input unless the chunk's arrays have the types and lengths its counts imply. */
 export function validateChunk(chunk: PacketChunk, where: string): void {
@@ -49,18 +56,27 @@ export function validateChunk(chunk: PacketChunk, where: string): void {
   for (const [name, v] of [['packetStart', packetStart], ['packetCount', p], ['rayCount', r]] as const) {
     if (!Number.isSafeInteger(v) || v < 0) throw new ApiError('bad_input', `${where}: ${name} ${v} is not a count`);
   }
+  // A packed chunk's rays live in its payloads: its ray arrays are empty.
+  const rays = chunk.packed ? 0 : r;
+  if (chunk.packed) {
+    const stride = PACKED_STRIDE[chunk.packed.codec];
+    if (stride === undefined) throw new ApiError('bad_input', `${where}: unknown packed codec '${String(chunk.packed.codec)}'`);
+    if (!(chunk.packed.bytes instanceof Uint8Array) || chunk.packed.bytes.length !== stride * p) {
+      throw new ApiError('bad_input', `${where}: packed payloads must be ${stride} bytes per packet`);
+    }
+  }
   const expected: Record<ChunkArrayField, number> = {
     packetTime: p,
     packetPose: POSE_STRIDE * p,
     rayStart: p + 1,
-    rayDir: 3 * r,
-    rayRange: r,
-    rayIntensity: r,
-    rayTime: r,
-    rayRing: r,
-    rayReturn: r,
-    rayObject: r,
-    rayClass: r,
+    rayDir: 3 * rays,
+    rayRange: rays,
+    rayIntensity: rays,
+    rayTime: rays,
+    rayRing: rays,
+    rayReturn: rays,
+    rayObject: rays,
+    rayClass: rays,
   };
   for (const field of CHUNK_ARRAY_FIELDS) {
     const a = chunk[field] as unknown;
@@ -82,11 +98,17 @@ export class ChunkTable {
   private readonly readStmt: Database.Statement<[number, number], ChunkRow>;
   private readonly seqsStmt: Database.Statement<[number], number>;
   private readonly countStmt: Database.Statement<[number], number>;
+  private readonly rangeSeqsStmt: Database.Statement<[number, number, number], number>;
+  private readonly metaStmt: Database.Statement<[number, number], ChunkRow>;
 
-  constructor(db: Database.Database, table: ChunkTableName) {
+  /**
+   * `unpack` is given for tables that hold packed chunks (log_chunks): their rows carry the
+   * packed_codec and packed columns, and reads rebuild the rays through it.
+   */
+  constructor(db: Database.Database, table: ChunkTableName, private readonly unpack: Unpack | null = null) {
     const owner = CHUNK_TABLES[table];
     if (owner === undefined) throw new Error(`not a chunk table: ${String(table)}`);
-    const cols = CHUNK_ARRAY_FIELDS.map((f) => COLUMNS[f]);
+    const cols = [...CHUNK_ARRAY_FIELDS.map((f) => COLUMNS[f]), ...(unpack ? ['packed_codec', 'packed'] : [])];
     this.insertStmt = db.prepare<unknown[]>(
       `INSERT INTO ${table} (${owner}, seq, packet_start, packet_count, ray_count, ${cols.join(', ')})
        VALUES (${Array(5 + cols.length).fill('?').join(', ')})`,
@@ -96,6 +118,16 @@ export class ChunkTable {
     );
     this.seqsStmt = db.prepare<[number], number>(`SELECT seq FROM ${table} WHERE ${owner} = ? ORDER BY seq`).pluck();
     this.countStmt = db.prepare<[number], number>(`SELECT count(*) FROM ${table} WHERE ${owner} = ?`).pluck();
+    // The counts come before the BLOBs in a row, so rows outside the range cost no BLOB reads.
+    this.rangeSeqsStmt = db
+      .prepare<[number, number, number], number>(
+        `SELECT seq FROM ${table} WHERE ${owner} = ? AND packet_start < ? AND packet_start + packet_count > ? ORDER BY packet_start`,
+      )
+      .pluck();
+    const meta = [...(['packetTime', 'packetPose', 'rayStart', 'rayDir'] as const).map((f) => COLUMNS[f]), ...(unpack ? ['packed_codec', 'packed'] : [])];
+    this.metaStmt = db.prepare<[number, number], ChunkRow>(
+      `SELECT packet_start, packet_count, ray_count, ${meta.join(', ')} FROM ${table} WHERE ${owner} = ? AND seq = ?`,
+    );
   }
 
   /** Inserts one validated chunk (the caller owns the transaction and the validation). */
@@ -107,6 +139,7 @@ export class ChunkTable {
       chunk.packetCount,
       chunk.rayCount,
       ...CHUNK_ARRAY_FIELDS.map((f) => toBlob(chunk[f])),
+      ...(this.unpack ? [chunk.packed?.codec ?? null, chunk.packed ? toBlob(chunk.packed.bytes) : null] : []),
     );
   }
 
@@ -115,7 +148,7 @@ export class ChunkTable {
     if (!row) return null;
     const blob = (f: ChunkArrayField): Buffer => row[COLUMNS[f]]!;
     const where = `chunk ${seq}`;
-    return {
+    const chunk: PacketChunk = {
       packetStart: row.packet_start,
       packetCount: row.packet_count,
       rayCount: row.ray_count,
@@ -131,6 +164,14 @@ export class ChunkTable {
       rayObject: fromBlob(blob('rayObject'), CHUNK_DTYPES.rayObject, `${where} rayObject`),
       rayClass: fromBlob(blob('rayClass'), CHUNK_DTYPES.rayClass, `${where} rayClass`),
     };
+    return this.unpacked(chunk, row, ownerId, seq);
+  }
+
+  /** A packed row's chunk with its rays rebuilt; other rows as they are. */
+  private unpacked(chunk: PacketChunk, row: ChunkRow, ownerId: number, seq: number): PacketChunk {
+    if (!this.unpack || !row.packed || !row.packed_codec) return chunk;
+    const packed = fromBlob(row.packed, 'u8', `chunk ${seq} packed`);
+    return this.unpack({ ...chunk, packed: { codec: row.packed_codec as 'velodyne', bytes: packed } }, ownerId, seq);
   }
 
   /**
@@ -142,6 +183,38 @@ export class ChunkTable {
     for (const seq of this.seqsStmt.all(ownerId)) {
       const chunk = this.read(ownerId, seq);
       if (chunk) yield chunk; // a chunk deleted since the seq list was read is skipped
+    }
+  }
+
+  /** Chunks holding any packet from ≤ index < to, in packet order (whole chunks: the caller clips). */
+  *iterateRange(ownerId: number, from: number, to: number): Generator<PacketChunk, void, undefined> {
+    for (const seq of this.rangeSeqsStmt.all(ownerId, to, from)) {
+      const chunk = this.read(ownerId, seq);
+      if (chunk) yield chunk;
+    }
+  }
+
+  /** Per chunk only the packets' times and poses and the rays' directions (what a timeline needs). */
+  *iterateMeta(ownerId: number): Generator<ChunkMeta, void, undefined> {
+    for (const seq of this.seqsStmt.all(ownerId)) {
+      const row = this.metaStmt.get(ownerId, seq);
+      if (!row) continue;
+      const blob = (f: ChunkArrayField): Buffer => row[COLUMNS[f]]!;
+      if (row.packed) {
+        // Directions of a packed chunk exist only decoded.
+        const full = this.read(ownerId, seq);
+        if (full) yield full;
+        continue;
+      }
+      yield {
+        packetStart: row.packet_start,
+        packetCount: row.packet_count,
+        rayCount: row.ray_count,
+        packetTime: fromBlob(blob('packetTime'), CHUNK_DTYPES.packetTime, `chunk ${seq} packetTime`),
+        packetPose: fromBlob(blob('packetPose'), CHUNK_DTYPES.packetPose, `chunk ${seq} packetPose`),
+        rayStart: fromBlob(blob('rayStart'), CHUNK_DTYPES.rayStart, `chunk ${seq} rayStart`),
+        rayDir: fromBlob(blob('rayDir'), CHUNK_DTYPES.rayDir, `chunk ${seq} rayDir`),
+      };
     }
   }
 

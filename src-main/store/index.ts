@@ -21,3 +21,4 @@ export {
 export { RunsRepository, type BeginRun, type RunTotals } from './runs-repository';
 export { ScenesRepository, type StoredScene } from './scenes-repository';
 export { ProfilesRepository, type StoredProfileRow } from './profiles-repository';
+export { AnnotationsRepository } from './annotations-repository';

@@ -6,10 +6,12 @@
  * so a half-imported log is never shown; a failed or cancelled import is discarded, and
  * one cut off by a crash is discarded by ProjectStore.recover() on the next open.
  */
+import { unpackChunk } from '../../src-worker/formats/packed-rays';
+import type { SensorProfile } from '../../src-worker/sensors/profile';
 import type Database from 'better-sqlite3';
-import { ApiError, LOG_FORMATS, type Bounds, type DriveLogInfo, type LogFormat } from '../api/contract';
+import { ApiError, LOG_FORMATS, type Bounds, type DriveLogFormat, type DriveLogInfo } from '../api/contract';
 import type { PacketChunk } from '../../src-worker/formats/packets';
-import { ChunkTable, validateChunk } from './chunk-table';
+import { ChunkTable, validateChunk, type ChunkMeta } from './chunk-table';
 import { isSqliteError } from './sqlite-errors';
 
 export type LogStatus = 'importing' | 'ready';
@@ -17,7 +19,7 @@ export type LogStatus = 'importing' | 'ready';
 export interface BeginImport {
   name: string;
   /** null when the format is detected from the content during the import (see ImportTotals.format). */
-  format: LogFormat | null;
+  format: DriveLogFormat | null;
   sourcePath: string | null;
   profileId: string | null;
   jobId: number | null;
@@ -27,19 +29,25 @@ export interface BeginImport {
 
 export interface ImportTotals {
   /** The detected format; required if beginImport had none. */
-  format?: LogFormat;
+  format?: DriveLogFormat;
   packets: number;
   points: number;
   hits: number;
   misses: number;
   durationS: number;
   bounds: Bounds | null;
+  /** Importer's metadata (sensor, return mode, ...): replaces the log's info. */
+  info?: Record<string, unknown>;
+  /** The profile the log was decoded with, when it is one of the project's profiles. */
+  profileId?: string | null;
+  /** The profile that decodes the log's packed chunks (whole, so the log reads alike forever). */
+  decodeProfile?: SensorProfile | null;
 }
 
 interface LogRow {
   id: number;
   name: string;
-  format: LogFormat;
+  format: DriveLogFormat;
   source_path: string | null;
   profile_id: string | null;
   packets: number;
@@ -48,13 +56,15 @@ interface LogRow {
   misses: number;
   duration_s: number;
   bounds: string | null;
+  info: string;
   created_at: string;
 }
 
-const INFO_COLUMNS = `id, name, format, source_path, profile_id, packets, points, hits, misses, duration_s, bounds, created_at`;
+const INFO_COLUMNS = `id, name, format, source_path, profile_id, packets, points, hits, misses, duration_s, bounds, info, created_at`;
 
 function checkFormat(format: string): void {
-  if (!(LOG_FORMATS as readonly string[]).includes(format)) {
+  // 'simulated': the demo's reference drives, written by the simulator rather than imported.
+  if (format !== 'simulated' && !(LOG_FORMATS as readonly string[]).includes(format)) {
     throw new ApiError('bad_input', `unknown log format '${format}' (known: ${LOG_FORMATS.join(', ')})`);
   }
 }
@@ -72,6 +82,7 @@ function toInfo(r: LogRow): DriveLogInfo {
     misses: r.misses,
     durationS: r.duration_s,
     bounds: r.bounds === null ? null : (JSON.parse(r.bounds) as Bounds),
+    info: JSON.parse(r.info) as Record<string, unknown>,
     createdAt: r.created_at,
   };
 }
@@ -80,9 +91,14 @@ export class LogsRepository {
   private readonly chunkTable: ChunkTable;
   private readonly stmts;
 
+  /** Decode profiles of logs with packed chunks, by log id (a profile is immutable once stored). */
+  private readonly decodeProfiles = new Map<number, SensorProfile>();
+
   constructor(private readonly db: Database.Database) {
-    this.chunkTable = new ChunkTable(db, 'log_chunks');
+    this.chunkTable = new ChunkTable(db, 'log_chunks', (chunk, logId, seq) => unpackChunk(chunk, this.decodeProfile(logId), `drive log ${logId} chunk ${seq}`));
     this.stmts = {
+      decodeProfile: db.prepare<[number], string | null>(`SELECT decode_profile FROM drive_logs WHERE id = ?`).pluck(),
+      setDecodeProfile: db.prepare<[string, number]>(`UPDATE drive_logs SET decode_profile = ? WHERE id = ?`),
       insert: db.prepare<[string, string | null, string | null, string | null, string | null, number | null]>(
         `INSERT INTO drive_logs (name, format, source_path, profile_id, mount_pose, job_id, status)
          VALUES (?, ?, ?, ?, ?, ?, 'importing')`,
@@ -90,9 +106,10 @@ export class LogsRepository {
       profileExists: db.prepare<[string], number>(`SELECT 1 FROM sensor_profiles WHERE id = ?`).pluck(),
       jobExists: db.prepare<[number], number>(`SELECT 1 FROM jobs WHERE id = ?`).pluck(),
       status: db.prepare<[number], LogStatus>(`SELECT status FROM drive_logs WHERE id = ?`).pluck(),
-      finish: db.prepare<[string | null, number, number, number, number, number, string | null, number]>(
+      finish: db.prepare<[string | null, number, number, number, number, number, string | null, string | null, number, string | null, number]>(
         `UPDATE drive_logs SET status = 'ready', format = coalesce(?, format), packets = ?, points = ?,
-         hits = ?, misses = ?, duration_s = ?, bounds = ? WHERE id = ? AND status = 'importing'`,
+         hits = ?, misses = ?, duration_s = ?, bounds = ?, info = coalesce(?, info),
+         profile_id = CASE WHEN ? THEN ? ELSE profile_id END WHERE id = ? AND status = 'importing'`,
       ),
       format: db.prepare<[number], string | null>(`SELECT format FROM drive_logs WHERE id = ?`).pluck(),
       deleteAny: db.prepare<[number]>(`DELETE FROM drive_logs WHERE id = ?`),
@@ -159,7 +176,13 @@ export class LogsRepository {
       if (format === null) throw new ApiError('bad_input', `drive log ${logId}: the import did not determine a format`);
       const bounds = totals.bounds ? JSON.stringify({ min: totals.bounds.min, max: totals.bounds.max }) : null;
       const { packets, points, hits, misses, durationS } = totals;
-      this.stmts.finish.run(format, packets, points, hits, misses, durationS, bounds, logId);
+      const info = totals.info ? JSON.stringify(totals.info) : null;
+      if (totals.profileId && !this.stmts.profileExists.get(totals.profileId)) {
+        throw new ApiError('not_found', `no sensor profile '${totals.profileId}' in this project`);
+      }
+      const setProfile = totals.profileId !== undefined ? 1 : 0;
+      this.stmts.finish.run(format, packets, points, hits, misses, durationS, bounds, info, setProfile, totals.profileId ?? null, logId);
+      if (totals.decodeProfile) this.stmts.setDecodeProfile.run(JSON.stringify(totals.decodeProfile), logId);
       return this.get(logId)!;
     })();
   }
@@ -199,8 +222,29 @@ export class LogsRepository {
     return this.chunkTable.iterate(logId);
   }
 
+  /** The chunks holding packets from ≤ index < to, in packet order. */
+  chunksInRange(logId: number, from: number, to: number): Generator<PacketChunk, void, undefined> {
+    return this.chunkTable.iterateRange(logId, from, to);
+  }
+
+  /** Per chunk the packets' times and poses and the rays' directions (for the timeline). */
+  chunkMeta(logId: number): Generator<ChunkMeta, void, undefined> {
+    return this.chunkTable.iterateMeta(logId);
+  }
+
   chunkCount(logId: number): number {
     return this.chunkTable.count(logId);
+  }
+
+  private decodeProfile(logId: number): SensorProfile {
+    let p = this.decodeProfiles.get(logId);
+    if (!p) {
+      const json = this.stmts.decodeProfile.get(logId);
+      if (!json) throw new ApiError('internal', `drive log ${logId} has packed chunks but no decode profile`);
+      p = JSON.parse(json) as SensorProfile;
+      this.decodeProfiles.set(logId, p);
+    }
+    return p;
   }
 
   private requireImporting(logId: number): void {

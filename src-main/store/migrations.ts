@@ -32,6 +32,20 @@ export const MIGRATIONS: readonly Migration[] = [
       db.pragma(`application_id = ${THICKET_APPLICATION_ID}`);
     },
   },
+  {
+    version: 2,
+    name: 'drive log metadata and packed capture chunks',
+    up(db) {
+      // What the importer learnt about a log (sensor model, return mode, GPS fixes, rebuilt
+      // misses, poses file): shown with the log, never needed to read its packets.
+      db.exec(`ALTER TABLE drive_logs ADD COLUMN info TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(info))`);
+      // Captures keep their raw packets (formats/packed-rays.ts): the codec and payloads per
+      // chunk, and per log the profile that decodes them (SensorProfile JSON).
+      db.exec(`ALTER TABLE drive_logs ADD COLUMN decode_profile TEXT CHECK (decode_profile IS NULL OR json_valid(decode_profile))`);
+      db.exec(`ALTER TABLE log_chunks ADD COLUMN packed_codec TEXT`);
+      db.exec(`ALTER TABLE log_chunks ADD COLUMN packed BLOB`);
+    },
+  },
 ];
 
 MIGRATIONS.forEach((m, i) => {

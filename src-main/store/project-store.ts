@@ -11,6 +11,7 @@ import { LogsRepository } from './logs-repository';
 import { RunsRepository } from './runs-repository';
 import { ScenesRepository } from './scenes-repository';
 import { ProfilesRepository } from './profiles-repository';
+import { AnnotationsRepository } from './annotations-repository';
 import { schemaVersion } from './migrations';
 
 export interface RecoveryReport {
@@ -43,6 +44,7 @@ export class ProjectStore {
   readonly runs: RunsRepository;
   readonly scenes: ScenesRepository;
   readonly profiles: ProfilesRepository;
+  readonly annotations: AnnotationsRepository;
   /** What recover() did when the project was opened. */
   recovery: RecoveryReport = { discardedImports: 0, discardedRuns: 0, interruptedJobs: 0 };
 
@@ -63,6 +65,7 @@ export class ProjectStore {
     this.runs = new RunsRepository(db);
     this.scenes = new ScenesRepository(db, this.arrays('scene_arrays'));
     this.profiles = new ProfilesRepository(db);
+    this.annotations = new AnnotationsRepository(db);
     this.discardRunsStmt = db.prepare<[]>(
       `DELETE FROM runs WHERE status = 'simulating'
          AND (job_id IS NULL OR job_id NOT IN (SELECT id FROM jobs WHERE state IN ('queued', 'running')))`,

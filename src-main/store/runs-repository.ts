@@ -7,7 +7,7 @@
 import type Database from 'better-sqlite3';
 import { ApiError, type Bounds, type RunInfo, type SimulationMode } from '../api/contract';
 import type { PacketChunk } from '../../src-worker/formats/packets';
-import { ChunkTable, validateChunk } from './chunk-table';
+import { ChunkTable, validateChunk, type ChunkMeta } from './chunk-table';
 
 export interface BeginRun {
   name: string;
@@ -143,5 +143,15 @@ export class RunsRepository {
 
   *chunks(runId: number): Generator<PacketChunk> {
     yield* this.chunkTable.iterate(runId);
+  }
+
+  /** The chunks holding packets from ≤ index < to, in packet order. */
+  chunksInRange(runId: number, from: number, to: number): Generator<PacketChunk, void, undefined> {
+    return this.chunkTable.iterateRange(runId, from, to);
+  }
+
+  /** Per chunk the packets' times and poses and the rays' directions (for the timeline). */
+  chunkMeta(runId: number): Generator<ChunkMeta, void, undefined> {
+    return this.chunkTable.iterateMeta(runId);
   }
 }

@@ -24,6 +24,6 @@ declare global {
   interface Window {
     thicketBridge?: ThicketBridge;
     /** Test hook set by the point-cloud viewport (see viewport/PointCloudViewport.vue). */
-    __thicketViewport?: { pointCount: number; ready: boolean };
+    __thicketViewport?: { pointCount: number; ready: boolean; highlightCount: number; missCount: number };
   }
 }

@@ -5,6 +5,7 @@ import type { DriveLogInfo, JobInfo } from '../../src-main/api/contract';
 import { api } from '../api';
 import { useAppStore } from './app';
 import { useJobsStore } from './jobs';
+import { defaultImportOptions, importBytesFields, importFileFields, type ImportOptionsValue } from '../components/logs/import-options';
 
 export const useLogsStore = defineStore('logs', () => {
   const list = ref<DriveLogInfo[]>([]);
@@ -40,10 +41,11 @@ export const useLogsStore = defineStore('logs', () => {
     }
   }
 
-  const importFile = (path: string) => started(() => api.call('logs.importFile', { path }), `Cannot import ${path}`);
+  const importFile = (path: string, options: ImportOptionsValue = defaultImportOptions()) =>
+    started(() => api.call('logs.importFile', { path, ...importFileFields(options) }), `Cannot import ${path}`);
 
-  const importBytes = (name: string, bytes: Uint8Array<ArrayBuffer>) =>
-    started(() => api.call('logs.importBytes', { name: name.slice(0, 255), bytes }), `Cannot import ${name}`);
+  const importBytes = (name: string, bytes: Uint8Array<ArrayBuffer>, options: ImportOptionsValue = defaultImportOptions()) =>
+    started(() => api.call('logs.importBytes', { name: name.slice(0, 255), bytes, ...importBytesFields(options) }), `Cannot import ${name}`);
 
   async function remove(id: number): Promise<boolean> {
     try {

@@ -7,14 +7,38 @@ import { buildLut, classColor, classColors, cssGradient, percentileRange, rgbCss
 import type { ScalarMapName, ScalarRange } from './colormap';
 
 export type Legend =
-  | { kind: 'scalar'; mode: ColorMode; label: string; unit: string; map: ScalarMapName; gradient: string; range: ScalarRange }
+  | { kind: 'scalar'; mode: ColorMode; label: string; unit: string; map: ScalarMapName; gradient: string; range: ScalarRange; note?: string }
   | { kind: 'classes'; mode: 'class'; label: string; entries: { id: number; name: string; color: string; count: number }[] };
 
 const SCALAR: Record<Exclude<ColorMode, 'class'>, { label: string; unit: string; map: ScalarMapName }> = {
   height: { label: 'Height (z)', unit: 'm', map: 'turbo' },
   intensity: { label: 'Intensity', unit: '', map: 'viridis' },
   time: { label: 'Time since log start', unit: 's', map: 'viridis' },
+  ring: { label: 'Ring (laser)', unit: '', map: 'turbo' },
 };
+
+/** The ring id formats use when they do not say (RING_UNKNOWN in src-worker/formats/packets.ts). */
+const RING_UNKNOWN = 0xffff;
+
+/** Ring per point as a scalar, NaN where unknown (drawn grey). */
+export function ringValues(ring: Uint16Array): Float32Array {
+  const out = new Float32Array(ring.length);
+  for (let i = 0; i < ring.length; i++) out[i] = ring[i] === RING_UNKNOWN ? NaN : ring[i]!;
+  return out;
+}
+
+/** Full range of the known rings: every laser gets its own colour, none clipped as by percentiles. */
+export function ringRange(values: Float32Array): ScalarRange {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (!Number.isFinite(v)) continue;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (!Number.isFinite(min)) return { min: 0, max: 1 };
+  return max > min ? { min, max } : { min: min - 0.5, max: max + 0.5 };
+}
 
 const luts = new Map<ScalarMapName, Float32Array>();
 function lut(name: ScalarMapName): Float32Array {
@@ -36,6 +60,7 @@ export function scalarFor(cloud: CloudData, mode: ColorMode): Float32Array | nul
   if (mode === 'height') return heights(cloud.positions);
   if (mode === 'intensity') return cloud.intensity;
   if (mode === 'time') return cloud.time;
+  if (mode === 'ring') return ringValues(cloud.ring);
   return null;
 }
 
@@ -58,7 +83,11 @@ export interface Colored {
   values: Float32Array | null;
 }
 
-export function colorizeCloud(cloud: CloudData, mode: ColorMode, reuse?: Float32Array): Colored {
+/**
+ * Colours for a cloud in a mode. `range` fixes the scalar range (the current sweep coloured on the
+ * whole log's scale, so its colours mean what the legend says); by default it comes from the cloud.
+ */
+export function colorizeCloud(cloud: CloudData, mode: ColorMode, reuse?: Float32Array, range?: ScalarRange): Colored {
   const n = Math.floor(cloud.positions.length / 3);
   const colors = reuse && reuse.length === n * 4 ? reuse : new Float32Array(n * 4);
   const values = scalarFor(cloud, mode);
@@ -68,7 +97,8 @@ export function colorizeCloud(cloud: CloudData, mode: ColorMode, reuse?: Float32
     return { colors, values: null, legend: { kind: 'classes', mode: 'class', label: 'Class', entries } };
   }
   const spec = SCALAR[mode as Exclude<ColorMode, 'class'>];
-  const range = percentileRange(values);
-  scalarColors(values, range, lut(spec.map), colors);
-  return { colors, values, legend: { kind: 'scalar', mode, label: spec.label, unit: spec.unit, map: spec.map, gradient: cssGradient(spec.map), range } };
+  const r = range ?? (mode === 'ring' ? ringRange(values) : percentileRange(values));
+  scalarColors(values, r, lut(spec.map), colors);
+  const note = mode === 'ring' ? 'all' : '2–98 %';
+  return { colors, values, legend: { kind: 'scalar', mode, label: spec.label, unit: spec.unit, map: spec.map, gradient: cssGradient(spec.map), range: r, note } };
 }

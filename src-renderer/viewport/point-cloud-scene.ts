@@ -26,6 +26,8 @@ import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
 import type { Bounds } from '../../src-main/api/contract';
 import { computeBounds, niceStep } from './bounds';
 import { PointStage } from './point-stage';
+import { NO_OVERLAY, PlaybackLayers, type ViewportOverlay } from './playback-layers';
+import type { Centre } from './local-frame';
 
 export type CameraMode = 'orbit' | 'fly';
 
@@ -39,6 +41,9 @@ export class PointCloudScene {
   private _gridStep = 0;
   private _mode: CameraMode = 'orbit';
   private lastSize: [number, number, number] = [10, 10, 10];
+  private centre: Centre = [0, 0, 0];
+  private readonly layers: PlaybackLayers;
+  private overlay: ViewportOverlay = NO_OVERLAY;
 
   private get scene() {
     return this.stage.scene;
@@ -54,6 +59,11 @@ export class PointCloudScene {
     this.orbit = new ArcRotateCamera('orbit', -Math.PI / 2 - 0.6, 1.0, 50, Vector3.Zero(), this.scene);
     this.orbit.wheelDeltaPercentage = 0.02; // scale-independent zoom
     this.orbit.upperBetaLimit = Math.PI * 0.56; // allow a look from just below the horizon
+    // The arrow keys step playback (LogTimeline), so the orbit camera does not take them.
+    this.orbit.keysUp = [];
+    this.orbit.keysDown = [];
+    this.orbit.keysLeft = [];
+    this.orbit.keysRight = [];
     this.orbit.attachControl(true);
 
     this.fly = new UniversalCamera('fly', new Vector3(0, 10, -50), this.scene);
@@ -68,6 +78,23 @@ export class PointCloudScene {
 
     this.stage.follow(this.orbit);
     this.stage.follow(this.fly);
+    this.layers = new PlaybackLayers(this.stage);
+  }
+
+  /** Points highlighted by playback (the current sweep), and miss rays drawn. */
+  get overlayCounts(): { highlight: number; misses: number } {
+    return { highlight: this.layers.highlightCount, misses: this.layers.missCount };
+  }
+
+  /** Draw playback's layers over the cloud (kept and redrawn when the cloud changes). */
+  setOverlay(overlay: ViewportOverlay): void {
+    this.overlay = overlay;
+    if (this.mesh) this.layers.apply(overlay, this.centre, this.markerSize());
+  }
+
+  /** The sensor cross: a fifth of the grid step, so it reads at the framing's scale. */
+  private markerSize(): number {
+    return Math.max(0.2, (this._gridStep || 10) / 5);
   }
 
   get pointCount(): number {
@@ -97,6 +124,7 @@ export class PointCloudScene {
     const n = Math.floor(positions.length / 3);
     const b = bounds ?? computeBounds(positions) ?? { min: [0, 0, 0], max: [0, 0, 0] };
     const c = [0, 1, 2].map((a) => (b.min[a]! + b.max[a]!) / 2) as [number, number, number];
+    this.centre = c;
     const local = new Float32Array(n * 3);
     for (let i = 0; i < n; i++) {
       const o = i * 3;
@@ -109,6 +137,7 @@ export class PointCloudScene {
 
     const size: [number, number, number] = [b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]];
     this.buildHelpers(size);
+    this.layers.apply(this.overlay, c, this.markerSize(), true);
     this.frame(size);
     await this.stage.drawn();
   }
@@ -124,6 +153,7 @@ export class PointCloudScene {
 
   setPointSize(px: number): void {
     this.material.pointSize = px;
+    this.layers.setPointSize(px);
     this.requestRender();
   }
 
@@ -212,6 +242,7 @@ export class PointCloudScene {
     this.mesh = null;
     for (const h of this.helpers) h.dispose();
     this.helpers = [];
+    this.layers.clear();
     this._pointCount = 0;
     this.requestRender();
   }

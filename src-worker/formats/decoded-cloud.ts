@@ -1,4 +1,4 @@
-import { pointsToPacket, type PacketChunk } from './packets';
+import { pointsToPacket, RING_UNKNOWN, type PacketChunk } from './packets';
 
 /**
  * One decoded point cloud, struct-of-arrays, in the file's own frame. Points whose x, y or z
@@ -21,6 +21,14 @@ export interface DecodedCloud {
   viewpoint: number[] | null;
   /** Number of points with a non-finite coordinate. */
   dropped: number;
+  /**
+   * Class code per point as the file writes it (LAS: the ASPRS classification; PLY: a
+   * `class`/`label` property), 0 = unknown; absent or null when the file has none. Codes are
+   * not remapped: the importer decides what a foreign scheme means.
+   */
+  cls?: Uint8Array<ArrayBuffer> | null;
+  /** Return number within its pulse, 0 = first/only (PacketChunk.rayReturn); absent or null = all 0. */
+  ret?: Uint8Array<ArrayBuffer> | null;
 }
 
 /** Counts points whose x, y or z is not finite. */
@@ -65,7 +73,49 @@ export function cloudToPacket(
       packet.rayTime[k++] = Number.isFinite(t) ? t : 0;
     }
   }
+  if (cloud.cls || cloud.ret) copyKept(cloud, xyz, packet);
   return packet;
+}
+
+/** Copies class and return codes over the points pointsToPacket kept (finite, not at the origin). */
+function copyKept(cloud: DecodedCloud, xyz: Float32Array, packet: PacketChunk): void {
+  const { cls, ret } = cloud;
+  let k = 0;
+  for (let i = 0; i < cloud.count; i++) {
+    const x = xyz[3 * i]!, y = xyz[3 * i + 1]!, z = xyz[3 * i + 2]!;
+    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z))) continue;
+    if (!(x * x + y * y + z * z > 0)) continue;
+    if (cls) packet.rayClass[k] = cls[i]!;
+    if (ret) packet.rayReturn[k] = ret[i]!;
+    k++;
+  }
+}
+
+/**
+ * Raw per-point times as float32 seconds after the earliest finite one (absolute stamps do not
+ * fit a float32), with that earliest time as `timeBase`. `unit` is seconds per raw unit (1e-9
+ * for nanoseconds). All NaN, timeBase 0, when no time is finite.
+ */
+export function relativeTimes(raw: Float64Array, unit: number): { time: Float32Array<ArrayBuffer>; timeBase: number } {
+  let lo = Infinity;
+  for (const t of raw) if (t < lo && t > -Infinity) lo = t; // NaN and -Infinity are skipped
+  const time = new Float32Array(raw.length);
+  if (!Number.isFinite(lo)) {
+    time.fill(NaN);
+    return { time, timeBase: 0 };
+  }
+  for (let i = 0; i < raw.length; i++) time[i] = Number.isFinite(raw[i]!) ? (raw[i]! - lo) * unit : NaN;
+  return { time, timeBase: lo * unit };
+}
+
+/** Ring indices from raw numbers: RING_UNKNOWN for anything that is not an integer in [0, 0xffff). */
+export function ringsFrom(raw: ArrayLike<number>): Uint16Array<ArrayBuffer> {
+  const ring = new Uint16Array(raw.length);
+  for (let i = 0; i < raw.length; i++) {
+    const r = raw[i]!;
+    ring[i] = Number.isInteger(r) && r >= 0 && r < RING_UNKNOWN ? r : RING_UNKNOWN;
+  }
+  return ring;
 }
 
 function toSensorFrame(xyz: Float32Array, vp: readonly number[]): Float32Array<ArrayBuffer> {

@@ -38,6 +38,19 @@ export interface PacketChunk {
   rayObject: Uint32Array<ArrayBuffer>;
   /** Ground truth: class of what was hit (CLASS_UNKNOWN = 0 where not known). */
   rayClass: Uint8Array<ArrayBuffer>;
+  /**
+   * Set on a capture's chunk as stored: the packets' raw payloads, from which the rays are
+   * rebuilt on read (formats/packed-rays.ts). The ray arrays are then empty; rayStart and
+   * rayCount still say how many rays each packet decodes to. Readers outside the store never
+   * see a packed chunk: the store unpacks it.
+   */
+  packed?: PackedRays;
+}
+
+/** A capture's packets as the sensor sent them, `codec`-sized each, concatenated. */
+export interface PackedRays {
+  codec: 'velodyne';
+  bytes: Uint8Array<ArrayBuffer>;
 }
 
 /** Array-valued fields of a chunk, in a fixed order (used by the store and transfer lists). */
@@ -60,7 +73,9 @@ export const IDENTITY_POSE: readonly number[] = [0, 0, 0, 0, 0, 0, 1];
 
 /** The buffers of a chunk, for a transfer list. */
 export function chunkBuffers(c: PacketChunk): ArrayBuffer[] {
-  return CHUNK_ARRAY_FIELDS.map((f) => c[f].buffer);
+  const buffers = CHUNK_ARRAY_FIELDS.map((f) => c[f].buffer);
+  // Empty arrays of a packed chunk share one module-level buffer: never transfer (detach) those.
+  return c.packed ? [c.packetTime.buffer, c.packetPose.buffer, c.rayStart.buffer, c.packed.bytes.buffer] : buffers;
 }
 
 /**

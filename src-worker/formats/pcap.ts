@@ -1,8 +1,12 @@
 import { DecodeError } from './decode-error';
+import { memorySource, type ByteSource } from './log-source';
 
 /**
  * Packet captures (classic libpcap and pcapng): the UDP datagrams they hold, one at a time, so an
- * importer can decode packets as they come without building a list of the whole file.
+ * importer can decode packets as they come without building a list of the whole file. The file
+ * is read through a ByteSource in windows of a few megabytes, so a capture of any size streams
+ * in constant memory; a yielded payload is a view into the current window, valid until the
+ * generator resumes.
  *
  * Supported: both byte orders, microsecond (0xa1b2c3d4) and nanosecond (0xa1b23c4d) magic, and
  * pcapng (see pcapngUdpPackets);
@@ -55,6 +59,31 @@ const SUPPORTED_LINKS = [LINK_ETHERNET, LINK_RAW, LINK_IPV4_RAW, LINK_SLL, LINK_
 
 const ETHERTYPE_IPV4 = 0x0800;
 const ETHERTYPE_VLAN = [0x8100, 0x88a8, 0x9100];
+
+/** Bytes read from the source per window (records straddling a window's end start a new one). */
+const WINDOW_BYTES = 8 << 20;
+
+/**
+ * A sliding window over a ByteSource: `ensure(offset, length)` makes [offset, offset + length)
+ * addressable as `bytes[offset - base ...]`, reading a new window only when needed.
+ */
+class Window {
+  bytes: Uint8Array = new Uint8Array(0);
+  dv: DataView = new DataView(this.bytes.buffer);
+  base = 0;
+  constructor(private readonly src: ByteSource) {}
+
+  /** Bytes available at `offset`, at most `length` (fewer only at the end of the file). */
+  ensure(offset: number, length: number): number {
+    const have = this.base + this.bytes.byteLength - offset;
+    if (offset >= this.base && have >= length) return length;
+    if (offset >= this.base && this.base + this.bytes.byteLength >= this.src.size) return Math.max(0, have);
+    this.bytes = this.src.read(offset, Math.max(length, WINDOW_BYTES));
+    this.dv = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength);
+    this.base = offset;
+    return Math.min(length, this.bytes.byteLength);
+  }
+}
 
 export function emptyPcapStats(): PcapStats {
   return { linkType: -1, nanosecond: false, littleEndian: true, records: 0, udp: 0, nonIpv4: 0, nonUdp: 0, fragments: 0, malformed: 0 };
@@ -164,49 +193,54 @@ function udpOfFrame(
 }
 
 /**
- * The UDP datagrams of a classic pcap or a pcapng file, in file order. Pass `stats` to learn
- * what was skipped (the generator's return value carries the same object).
+ * The UDP datagrams of a classic pcap or a pcapng file, in file order, from bytes in memory or
+ * streamed from a ByteSource. Pass `stats` to learn what was skipped (the generator's return
+ * value carries the same object).
  */
-export function* udpPackets(bytes: Uint8Array, name: string, stats: PcapStats = emptyPcapStats()): Generator<UdpPacket, PcapStats, void> {
-  if (isPcapng(bytes)) {
-    yield* pcapngUdpPackets(bytes, name, stats);
+export function* udpPackets(input: Uint8Array | ByteSource, name: string, stats: PcapStats = emptyPcapStats()): Generator<UdpPacket, PcapStats, void> {
+  const src = input instanceof Uint8Array ? memorySource(name, input) : input;
+  const size = src.size;
+  const w = new Window(src);
+  const headLength = w.ensure(0, PCAP_HEADER_BYTES);
+  if (isPcapng(w.bytes.subarray(0, headLength))) {
+    yield* pcapngUdpPackets(w, size, name, stats);
     return stats;
   }
-  const h = readHeader(bytes, name);
+  const h = readHeader(w.bytes.subarray(0, headLength), name);
   stats.linkType = h.linkType;
   stats.nanosecond = h.nanosecond;
   stats.littleEndian = h.littleEndian;
   const le = h.littleEndian;
   const fracScale = h.nanosecond ? 1e-9 : 1e-6;
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const size = bytes.byteLength;
   let o = PCAP_HEADER_BYTES;
   while (o < size) {
-    if (o + RECORD_HEADER_BYTES > size) {
+    if (w.ensure(o, RECORD_HEADER_BYTES) < RECORD_HEADER_BYTES) {
       throw new DecodeError(name, `truncated record at byte ${o}: ${size - o} of the 16 bytes of a record header`, { offset: o });
     }
-    const sec = dv.getUint32(o, le);
-    const frac = dv.getUint32(o + 4, le);
-    const incl = dv.getUint32(o + 8, le);
+    let b = o - w.base;
+    const sec = w.dv.getUint32(b, le);
+    const frac = w.dv.getUint32(b + 4, le);
+    const incl = w.dv.getUint32(b + 8, le);
     if (incl > MAX_RECORD_BYTES) {
       throw new DecodeError(name, `corrupt record at byte ${o}: captured length ${incl} exceeds ${MAX_RECORD_BYTES} bytes`, { offset: o });
     }
     const data = o + RECORD_HEADER_BYTES;
-    if (data + incl > size) {
+    if (w.ensure(o, RECORD_HEADER_BYTES + incl) < RECORD_HEADER_BYTES + incl) {
       throw new DecodeError(name, `truncated record at byte ${o}: ${incl} bytes captured, ${size - data} left in the file`, { offset: o });
     }
+    b = o - w.base;
     stats.records++;
     const rec = o;
     o = data + incl;
-    const u = udpOfFrame(bytes, dv, data, incl, h.linkType, stats);
+    const u = udpOfFrame(w.bytes, w.dv, b + RECORD_HEADER_BYTES, incl, h.linkType, stats);
     if (!u) continue;
     yield {
       time: sec + frac * fracScale,
       srcPort: u.srcPort,
       dstPort: u.dstPort,
       offset: rec,
-      payloadOffset: u.payloadOffset,
-      payload: bytes.subarray(u.payloadOffset, u.payloadEnd),
+      payloadOffset: w.base + u.payloadOffset,
+      payload: w.bytes.subarray(u.payloadOffset, u.payloadEnd),
     };
   }
   return stats;
@@ -220,6 +254,8 @@ const NG_PB = 2; // obsolete Packet Block
 const NG_SPB = 3;
 const NG_EPB = 6;
 const NG_BOM = 0x1a2b3c4d;
+/** Larger blocks are corrupt lengths (packet blocks hold at most MAX_RECORD_BYTES). */
+const MAX_BLOCK_BYTES = 16 << 20;
 
 interface NgInterface {
   linkType: number;
@@ -234,18 +270,19 @@ interface NgInterface {
  * skipped. `offset` of a packet is its block's offset. Packets of interfaces whose link type is
  * not supported are counted as non-IPv4.
  */
-function* pcapngUdpPackets(bytes: Uint8Array, name: string, stats: PcapStats): Generator<UdpPacket, void, void> {
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const size = bytes.byteLength;
+function* pcapngUdpPackets(w: Window, size: number, name: string, stats: PcapStats): Generator<UdpPacket, void, void> {
   let le = true;
   let ifaces: NgInterface[] = [];
   let lastTime = 0;
   let o = 0;
   while (o < size) {
-    if (o + 12 > size) throw new DecodeError(name, `truncated pcapng block at byte ${o}: ${size - o} of at least 12 bytes`, { offset: o });
-    const rawType = dv.getUint32(o, true);
+    if (w.ensure(o, 12) < 12) throw new DecodeError(name, `truncated pcapng block at byte ${o}: ${size - o} of at least 12 bytes`, { offset: o });
+    // Offsets below are into the window: `at` (the block's file offset) names places in errors.
+    let dv = w.dv;
+    let b = o - w.base;
+    const rawType = dv.getUint32(b, true);
     if (rawType === NG_SHB) {
-      const bom = dv.getUint32(o + 8, true);
+      const bom = dv.getUint32(b + 8, true);
       if (bom === NG_BOM) le = true;
       else if (bom === 0x4d3c2b1a) le = false;
       else throw new DecodeError(name, `pcapng section header at byte ${o}: bad byte-order magic 0x${bom.toString(16)}`, { offset: o + 8 });
@@ -254,19 +291,26 @@ function* pcapngUdpPackets(bytes: Uint8Array, name: string, stats: PcapStats): G
     } else if (o === 0) {
       throw new DecodeError(name, 'not a pcapng file: no section header block at byte 0', { offset: 0 });
     }
-    const type = dv.getUint32(o, le);
-    const len = dv.getUint32(o + 4, le);
+    const type = dv.getUint32(b, le);
+    const len = dv.getUint32(b + 4, le);
     if (len < 12 || len % 4 !== 0) {
       throw new DecodeError(name, `corrupt pcapng block at byte ${o}: length ${len} is not a multiple of 4 of at least 12`, { offset: o + 4 });
     }
     if (len > size - o) {
       throw new DecodeError(name, `truncated pcapng block at byte ${o}: ${len} bytes long, ${size - o} left in the file`, { offset: o });
     }
-    if (dv.getUint32(o + len - 4, le) !== len) {
+    if (len > MAX_BLOCK_BYTES) {
+      throw new DecodeError(name, `corrupt pcapng block at byte ${o}: length ${len} exceeds ${MAX_BLOCK_BYTES} bytes`, { offset: o + 4 });
+    }
+    w.ensure(o, len);
+    dv = w.dv;
+    b = o - w.base;
+    const bytes = w.bytes;
+    if (dv.getUint32(b + len - 4, le) !== len) {
       throw new DecodeError(name, `corrupt pcapng block at byte ${o}: trailing length differs from the leading ${len}`, { offset: o + len - 4 });
     }
-    const body = o + 8;
-    const bodyEnd = o + len - 4;
+    const body = b + 8;
+    const bodyEnd = b + len - 4;
     const at = o;
     o += len;
     if (type === NG_IDB) {
@@ -304,7 +348,7 @@ function* pcapngUdpPackets(bytes: Uint8Array, name: string, stats: PcapStats): G
       lastTime = time;
       stats.records++;
       const u = udpOfFrame(bytes, dv, data, incl, iface.linkType, stats);
-      if (u) yield { time, srcPort: u.srcPort, dstPort: u.dstPort, offset: at, payloadOffset: u.payloadOffset, payload: bytes.subarray(u.payloadOffset, u.payloadEnd) };
+      if (u) yield { time, srcPort: u.srcPort, dstPort: u.dstPort, offset: at, payloadOffset: w.base + u.payloadOffset, payload: bytes.subarray(u.payloadOffset, u.payloadEnd) };
     } else if (type === NG_SPB) {
       const iface = ifaces[0];
       if (!iface) throw new DecodeError(name, `pcapng simple packet block at byte ${at}: no interface is described`, { offset: at });
@@ -315,7 +359,7 @@ function* pcapngUdpPackets(bytes: Uint8Array, name: string, stats: PcapStats): G
       stats.records++;
       const u = udpOfFrame(bytes, dv, data, incl, iface.linkType, stats);
       // A simple packet block has no timestamp: it gets the previous packet's.
-      if (u) yield { time: lastTime, srcPort: u.srcPort, dstPort: u.dstPort, offset: at, payloadOffset: u.payloadOffset, payload: bytes.subarray(u.payloadOffset, u.payloadEnd) };
+      if (u) yield { time: lastTime, srcPort: u.srcPort, dstPort: u.dstPort, offset: at, payloadOffset: w.base + u.payloadOffset, payload: bytes.subarray(u.payloadOffset, u.payloadEnd) };
     }
   }
 }

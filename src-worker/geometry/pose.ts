@@ -66,3 +66,50 @@ export function poseRotationMatrix(pose: ArrayLike<number>, o: number, out: Floa
 export function yawQuaternion(angle: number): [number, number, number, number] {
   return [0, 0, Math.sin(angle / 2), Math.cos(angle / 2)];
 }
+
+/**
+ * Unit quaternion [qx, qy, qz, qw] of the rotation matrix m[mo..mo+8] (row-major), written to
+ * out[oo..oo+3], with qw ≥ 0. Shepperd's method: it builds from the largest of the four
+ * candidates (trace, or one diagonal element), so no division is by a small number and every
+ * rotation, 180° turns included, comes out accurate. The matrix is assumed orthonormal; a
+ * slightly off one gives the quaternion of a nearby rotation (normalised).
+ */
+export function rotationMatrixToQuaternion(m: ArrayLike<number>, mo: number, out: Float64Array | number[], oo: number): void {
+  const m00 = m[mo]!, m01 = m[mo + 1]!, m02 = m[mo + 2]!;
+  const m10 = m[mo + 3]!, m11 = m[mo + 4]!, m12 = m[mo + 5]!;
+  const m20 = m[mo + 6]!, m21 = m[mo + 7]!, m22 = m[mo + 8]!;
+  const trace = m00 + m11 + m22;
+  let x: number, y: number, z: number, w: number;
+  if (trace >= m00 && trace >= m11 && trace >= m22) {
+    const s = 2 * Math.sqrt(Math.max(0, 1 + trace)); // s = 4w
+    w = s / 4; x = (m21 - m12) / s; y = (m02 - m20) / s; z = (m10 - m01) / s;
+  } else if (m00 >= m11 && m00 >= m22) {
+    const s = 2 * Math.sqrt(Math.max(0, 1 + m00 - m11 - m22)); // s = 4x
+    x = s / 4; w = (m21 - m12) / s; y = (m01 + m10) / s; z = (m02 + m20) / s;
+  } else if (m11 >= m22) {
+    const s = 2 * Math.sqrt(Math.max(0, 1 + m11 - m00 - m22)); // s = 4y
+    y = s / 4; w = (m02 - m20) / s; x = (m01 + m10) / s; z = (m12 + m21) / s;
+  } else {
+    const s = 2 * Math.sqrt(Math.max(0, 1 + m22 - m00 - m11)); // s = 4z
+    z = s / 4; w = (m10 - m01) / s; x = (m02 + m20) / s; y = (m12 + m21) / s;
+  }
+  const n = Math.hypot(x, y, z, w) * (w < 0 ? -1 : 1);
+  out[oo] = x / n; out[oo + 1] = y / n; out[oo + 2] = z / n; out[oo + 3] = w / n;
+}
+
+/**
+ * Unit quaternion [qx, qy, qz, qw] of roll, pitch, yaw (radians) in the ROS/aerospace
+ * convention R = Rz(yaw) · Ry(pitch) · Rx(roll): roll about x, then pitch about y, then yaw
+ * about z, all about fixed axes.
+ */
+export function rollPitchYawToQuaternion(roll: number, pitch: number, yaw: number): [number, number, number, number] {
+  const cr = Math.cos(roll / 2), sr = Math.sin(roll / 2);
+  const cp = Math.cos(pitch / 2), sp = Math.sin(pitch / 2);
+  const cy = Math.cos(yaw / 2), sy = Math.sin(yaw / 2);
+  return [
+    sr * cp * cy - cr * sp * sy,
+    cr * sp * cy + sr * cp * sy,
+    cr * cp * sy - sr * sp * cy,
+    cr * cp * cy + sr * sp * sy,
+  ];
+}

@@ -8,7 +8,7 @@
  * rotated into the packet frame. When the firing pose is the packet pose and the beam starts at
  * the sensor origin, returns along the beam axis keep the input direction exactly.
  */
-import { ChunkBuilder } from './chunk-builder';
+import { ChunkBuilder } from '../formats/chunk-builder';
 import { applyPose, applyPoseInverse, rotateVector, rotateVectorInverse } from '../geometry/trajectory';
 import type { SimulationStats } from './types';
 

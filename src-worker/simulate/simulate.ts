@@ -13,7 +13,7 @@
 import { RandomStream } from '../random/stream';
 import { sensorPoseAt, isStationary } from '../geometry/trajectory';
 import type { PacketChunk } from '../formats/packets';
-import { ChunkBuilder } from './chunk-builder';
+import { ChunkBuilder } from '../formats/chunk-builder';
 import type { ModeCaster } from './caster';
 import { Firing, ReturnEmitter } from './firing';
 import { MeshCaster } from './mesh';

@@ -18,10 +18,12 @@ export const SiteClass = {
   stem: 11,
   rod: 12,
   wall: 13,
+  /** A fallen log: a solid obstacle lying on the ground (reference site). */
+  fallenLog: 14,
 } as const;
 export type SiteClass = (typeof SiteClass)[keyof typeof SiteClass];
 
 export const SITE_CLASS_NAMES: Record<SiteClass, string> = {
   0: 'unknown', 1: 'ground', 2: 'grass', 3: 'low shrub', 4: 'small shrub', 5: 'medium shrub', 6: 'large shrub',
-  7: 'small tree', 8: 'medium tree', 9: 'large tree', 10: 'rock', 11: 'stem', 12: 'rod', 13: 'wall',
+  7: 'small tree', 8: 'medium tree', 9: 'large tree', 10: 'rock', 11: 'stem', 12: 'rod', 13: 'wall', 14: 'fallen log',
 };

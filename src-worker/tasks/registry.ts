@@ -1,14 +1,17 @@
 /** Every task the worker can run, by name. Add a task here and a kind in src-main/jobs. */
-import { importCloud } from './import-cloud';
+import { importLog } from './import-log';
+import { exportLog } from './export-log';
 import { displayCloudTask } from './display-cloud';
 import { spin, sumArray } from './diagnostics';
 import { generateScene } from './generate-scene';
 import { simulateBatch } from './simulate-batch';
 import { validateTask } from './validate';
 import { benchEngineTask } from './bench-engine';
+import { referenceSiteTask } from './reference-site';
 
 export const TASKS = {
-  'import-cloud': importCloud,
+  'import-log': importLog,
+  'export-log': exportLog,
   'display-cloud': displayCloudTask,
   spin,
   'sum-array': sumArray,
@@ -16,6 +19,7 @@ export const TASKS = {
   'simulate-batch': simulateBatch,
   validate: validateTask,
   'bench-engine': benchEngineTask,
+  'reference-site': referenceSiteTask,
 } as const;
 
 export type TaskName = keyof typeof TASKS;

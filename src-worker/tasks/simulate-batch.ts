@@ -76,7 +76,7 @@ export function simulateBatch(input: SimulateBatchInput, ctx: TaskContext): Simu
   for (let k = 0; k < input.packetCount; k++) {
     ctx.checkCancelled();
     sim.simulatePacket(input.firstPacket + k, writer, stats);
-    ctx.progress((k + 1) / input.packetCount, 'simulating');
+    ctx.progress((k + 1) / input.packetCount, 'simulating', k + 1 === input.packetCount); // the last one always goes
   }
   const chunk = writer.finish();
   ctx.post({ type: 'chunk', chunk }, chunkBuffers(chunk));

@@ -6,9 +6,10 @@ import type { ProgressReporter } from '../progress';
 import { benchFoundation } from '../../services/bench-foundation';
 import { benchRealtime } from '../../services/bench-realtime';
 import { benchEngine } from '../../services/bench-engine';
+import { benchImport } from '../../services/bench-import';
 import { runTransient } from '../../jobs/job-runner';
 
-const PARTS = ['foundation', 'engine', 'realtime'] as const;
+const PARTS = ['foundation', 'engine', 'realtime', 'import'] as const;
 type Part = (typeof PARTS)[number];
 
 export async function benchCommand(services: AppServices, args: CommonArgs, progress: ProgressReporter): Promise<CommandOutput> {
@@ -54,6 +55,15 @@ export async function benchCommand(services: AppServices, args: CommonArgs, prog
     json.realtime = realtime;
     text.push('real-time factor (simulated s per wall s), composed 200 m strip, trail at 2.4 m/s:');
     for (const r of realtime) text.push(`  ${r.profile.padEnd(14)} ${r.mode.padEnd(8)} ${r.factor.toFixed(2)}× (${r.rays} rays in ${r.wallSeconds} s)`);
+  }
+  if (want('import')) {
+    const megabytes = numberFlag(args.values, 'megabytes', 1, 65536) ?? 1024;
+    const b = await benchImport(services, megabytes, note);
+    json.import = b;
+    text.push(
+      `capture import: ${b.megabytes} MB HDL-32E pcap (${b.packets} packets, ${b.rays} rays) in ${b.seconds} s = ${b.mbPerSecond} MB/s;`,
+      `  peak memory ${b.peakRssMB} MB (${b.peakRssMBBefore} MB before the import); project ${b.projectMB} MB`,
+    );
   }
   return { json, text: text.join('\n') };
 }

@@ -14,13 +14,21 @@ export async function importCommand(services: AppServices, args: CommonArgs, pro
     throw new CliError(`--format: unknown format "${args.format}" (known: ${LOG_FORMATS.join(', ')})`, 2);
   }
   await services.call('project.open', { path: requireProject(args) });
+  const v = args.values;
   const { job } = await services.call('logs.importFile', {
     path: resolve(file),
     ...(args.format ? { format: args.format as LogFormat } : {}),
     ...(args.name ? { name: args.name } : {}),
+    ...(v.profile ? { profileId: v.profile } : {}),
+    ...(v.calibration ? { calibrationPath: resolve(v.calibration) } : {}),
+    ...(v.poses ? { posesPath: resolve(v.poses) } : {}),
+    ...(v['no-misses'] ? { rebuildMisses: false } : {}),
   });
   progress.job(job);
   const r = (await waitForJob(services, job.id, progress)) as Record<string, number | string>;
-  const json = { log: r.log, format: r.format, packets: r.packets, points: r.points, hits: r.hits, misses: r.misses, durationS: r.durationS };
-  return { json, text: `imported ${file} as drive log ${r.log}: ${r.points} points in ${r.packets} packet(s) (${r.format})` };
+  const json = {
+    log: r.log, format: r.format, packets: r.packets, points: r.points, hits: r.hits, misses: r.misses,
+    rebuiltMisses: r.rebuiltMisses, durationS: r.durationS,
+  };
+  return { json, text: `imported ${file} as drive log ${r.log}: ${r.packets} packet(s), ${r.hits} hits, ${r.misses} misses${r.rebuiltMisses ? ` (${r.rebuiltMisses} rebuilt from the profile)` : ''}, ${Number(r.durationS).toFixed(2)} s (${r.format})` };
 }

@@ -1,10 +1,9 @@
-import { ApiError, type CloudData } from '../../api/contract';
+import { ApiError } from '../../api/contract';
 import type { Handlers, ServiceContext } from '../app-services';
 import { startImport } from '../import-service';
-import type { DisplayCloud } from '../../../src-worker/tasks/display-cloud';
-import { chunkBuffers } from '../../../src-worker/formats/packets';
+import { loadCloud, loadTimeline, logSource } from '../cloud-views';
 
-type LogMethods = 'logs.list' | 'logs.get' | 'logs.delete' | 'logs.cloud' | 'logs.importFile' | 'logs.importBytes';
+type LogMethods = 'logs.list' | 'logs.get' | 'logs.delete' | 'logs.cloud' | 'logs.timeline' | 'logs.importFile' | 'logs.importBytes';
 
 export function logHandlers(ctx: ServiceContext): Pick<Handlers, LogMethods> {
   const get = (id: number) => {
@@ -21,21 +20,14 @@ export function logHandlers(ctx: ServiceContext): Pick<Handlers, LogMethods> {
       ctx.events.emit({ type: 'project', entity: 'driveLogs', id });
       return { deleted: true };
     },
-    'logs.cloud': async ({ id, budget }): Promise<CloudData> => {
-      const session = ctx.requireSession();
-      get(id);
-      const chunks = [...session.store.logs.chunks(id)];
-      // The transform and decimation run in a worker: a large log would block the host's event loop.
-      const { outputs } = await session.runner.runTransient('display-cloud', { chunks, budget }, chunks.flatMap(chunkBuffers));
-      const cloud = outputs.get('cloud') as DisplayCloud;
-      return { source: { kind: 'log', id }, ...cloud };
-    },
-    'logs.importFile': ({ path, format, name }) => {
-      const { job } = startImport(ctx.requireSession(), ctx.events, { path, format, name });
+    'logs.cloud': (req) => loadCloud(ctx.requireSession(), logSource(ctx.requireSession(), req.id, get(req.id).createdAt), req),
+    'logs.timeline': ({ id, maxPoses }) => loadTimeline(ctx.requireSession(), logSource(ctx.requireSession(), id, get(id).createdAt), maxPoses),
+    'logs.importFile': (req) => {
+      const { job } = startImport(ctx.requireSession(), ctx.events, req);
       return { job };
     },
-    'logs.importBytes': ({ name, bytes, format }) => {
-      const { job } = startImport(ctx.requireSession(), ctx.events, { name, bytes, format });
+    'logs.importBytes': (req) => {
+      const { job } = startImport(ctx.requireSession(), ctx.events, req);
       return { job };
     },
   };

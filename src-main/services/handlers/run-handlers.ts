@@ -1,10 +1,9 @@
-import { ApiError, type CloudData } from '../../api/contract';
+import { ApiError } from '../../api/contract';
 import type { Handlers, ServiceContext } from '../app-services';
 import { startSimulation } from '../simulation';
-import type { DisplayCloud } from '../../../src-worker/tasks/display-cloud';
-import { chunkBuffers } from '../../../src-worker/formats/packets';
+import { loadCloud, loadTimeline, runSource } from '../cloud-views';
 
-type RunMethods = 'runs.list' | 'runs.get' | 'runs.delete' | 'runs.cloud' | 'simulate.start';
+type RunMethods = 'runs.list' | 'runs.get' | 'runs.delete' | 'runs.cloud' | 'runs.timeline' | 'simulate.start';
 
 export function runHandlers(ctx: ServiceContext): Pick<Handlers, RunMethods> {
   const get = (id: number) => {
@@ -21,13 +20,8 @@ export function runHandlers(ctx: ServiceContext): Pick<Handlers, RunMethods> {
       ctx.events.emit({ type: 'project', entity: 'runs', id });
       return { deleted: true };
     },
-    'runs.cloud': async ({ id, budget }): Promise<CloudData> => {
-      const session = ctx.requireSession();
-      get(id);
-      const chunks = [...session.store.runs.chunks(id)];
-      const { outputs } = await session.runner.runTransient('display-cloud', { chunks, budget }, chunks.flatMap(chunkBuffers));
-      return { source: { kind: 'run', id }, ...(outputs.get('cloud') as DisplayCloud) };
-    },
+    'runs.cloud': (req) => loadCloud(ctx.requireSession(), runSource(ctx.requireSession(), req.id, get(req.id).createdAt), req),
+    'runs.timeline': ({ id, maxPoses }) => loadTimeline(ctx.requireSession(), runSource(ctx.requireSession(), id, get(id).createdAt), maxPoses),
     'simulate.start': (req) => ({ job: startSimulation(ctx, req).job }),
   };
 }

@@ -459,6 +459,7 @@ export const GROUND_TRUTH_CLASS_NAMES: Readonly<Record<number, string>> = {
   11: 'stem',
   12: 'rod',
   13: 'wall',
+  14: 'fallen log',
 };
 
 /** A class legend with the ground-truth names (other legends unchanged). */

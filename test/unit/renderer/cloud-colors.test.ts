@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CloudData } from '../../../src-main/api/contract';
-import { classCounts, colorizeCloud, heights } from '../../../src-renderer/viewport/cloud-colors';
+import { classCounts, colorizeCloud, heights, ringRange, ringValues } from '../../../src-renderer/viewport/cloud-colors';
 import { computeBounds, niceStep } from '../../../src-renderer/viewport/bounds';
 
 function cloud(n: number): CloudData {
@@ -13,7 +13,10 @@ function cloud(n: number): CloudData {
     intensity: Float32Array.from({ length: n }, (_, i) => (i % 10) / 10),
     time: Float32Array.from({ length: n }, (_, i) => i * 0.01),
     classId: Uint8Array.from({ length: n }, (_, i) => (i < n / 2 ? 0 : 2)),
+    ring: Uint16Array.from({ length: n }, (_, i) => (i % 16 === 15 ? 0xffff : i % 16)),
     bounds: null,
+    packets: null,
+    misses: null,
   };
 }
 
@@ -44,6 +47,24 @@ describe('colorizeCloud', () => {
         [2, 'class 2', 50],
       ]);
     }
+  });
+
+  it('colours by ring over the full range of known rings, unknown rings grey', () => {
+    const r = colorizeCloud(cloud(64), 'ring');
+    expect(r.legend.kind === 'scalar' && [r.legend.range.min, r.legend.range.max, r.legend.note, r.legend.map]).toEqual([0, 14, 'all', 'turbo']);
+    expect(Number.isNaN(r.values![15])).toBe(true);
+    expect([...r.colors.subarray(15 * 4, 15 * 4 + 4)]).toEqual([0.5, 0.5, 0.5, 1]); // ring 0xffff
+    expect([...r.colors.subarray(0, 3)]).not.toEqual([...r.colors.subarray(14 * 4, 14 * 4 + 3)]); // ring 0 vs 14
+    expect(ringRange(ringValues(new Uint16Array([0xffff])))).toEqual({ min: 0, max: 1 });
+    expect(ringRange(ringValues(new Uint16Array([7, 7])))).toEqual({ min: 6.5, max: 7.5 });
+  });
+
+  it('colours with a fixed range when given one (a sweep on the whole log\'s scale)', () => {
+    const c = cloud(10); // heights 0 … 0.9
+    const r = colorizeCloud(c, 'height', undefined, { min: 0, max: 1000 });
+    expect(r.legend.kind === 'scalar' && r.legend.range).toEqual({ min: 0, max: 1000 });
+    // All heights sit at the bottom of a 0–1000 m scale: one colour.
+    expect([...r.colors.subarray(0, 4)]).toEqual([...r.colors.subarray(36, 40)]);
   });
 
   it('reuses a colour buffer of the right size', () => {

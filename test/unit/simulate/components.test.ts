@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { beamBasis, beamStencil, equalAreaStencilScale, offsetDirection, sampleSpot, spotHalfWidths } from '../../../src-worker/simulate/stencil';
 import { measureRange, newPulseReturns, processPulse, quantiseRange } from '../../../src-worker/simulate/returns';
-import { ChunkBuilder } from '../../../src-worker/simulate/chunk-builder';
+import { ChunkBuilder } from '../../../src-worker/formats/chunk-builder';
 import { RandomStream } from '../../../src-worker/random/stream';
 
 describe('beam stencil', () => {

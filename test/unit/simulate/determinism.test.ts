@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { simulatePacket, simulatePackets } from '../../../src-worker/simulate/simulate';
-import { ChunkBuilder } from '../../../src-worker/simulate/chunk-builder';
+import { ChunkBuilder } from '../../../src-worker/formats/chunk-builder';
 import { newSimulationStats, type SimulationContext, type SimulationMode } from '../../../src-worker/simulate/types';
 import { CHUNK_ARRAY_FIELDS, type PacketChunk } from '../../../src-worker/formats/packets';
 import { ElementKind } from '../../../src-worker/scene/scene-query';

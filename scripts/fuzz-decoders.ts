@@ -1,0 +1,90 @@
+/**
+ * Fuzzes every decoder: N seeded mutations (bit flips, byte overwrites, truncation, insertion,
+ * deletion, header-line edits) of a valid sample per target. Each input must decode or throw
+ * DecodeError; any other exception is a crash, and a target that stops reporting progress for
+ * HANG_MS is a hang. Each target runs in its own worker thread so a hang can be stopped.
+ *
+ *   npm run fuzz                    # 10,000 mutations per target
+ *   npm run fuzz -- --runs 500 --only pcap,ply
+ *
+ * Prints one line per target and a JSON summary; exits 1 on any crash or hang.
+ */
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { fuzzTargets } from './fuzz-targets';
+
+const HANG_MS = 20_000;
+
+interface Report { target: string; runs: number; ok: number; rejected: number; crash: string | null; hang: boolean; maxMs: number; seconds: number }
+
+if (isMainThread) {
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '10000' }, only: { type: 'string' }, json: { type: 'boolean', default: false } } });
+  const runs = Number(values.runs);
+  const only = values.only?.split(',');
+  const names = (await fuzzTargets()).map((t) => t.name).filter((n) => !only || only.some((o) => n.startsWith(o)));
+  const reports: Report[] = [];
+  for (const target of names) reports.push(await runTarget(target, runs));
+  const failed = reports.filter((r) => r.crash || r.hang);
+  if (values.json) process.stdout.write(`${JSON.stringify({ runs, targets: reports }, null, 1)}\n`);
+  process.stdout.write(`${reports.length} targets × ${runs} mutations: ${failed.length ? `${failed.length} FAILED` : 'no crash, no hang'}\n`);
+  process.exit(failed.length ? 1 : 0);
+} else {
+  const { target, runs, seed } = workerData as { target: string; runs: number; seed: number };
+  const { mutate, seededRandom } = await import('../test/unit/formats/mutate');
+  const { DecodeError } = await import('../src-worker/formats/decode-error');
+  const t = (await fuzzTargets()).find((x) => x.name === target)!;
+  const sample = t.sample();
+  const rnd = seededRandom(seed);
+  let ok = 0, rejected = 0, maxMs = 0;
+  const t0 = performance.now();
+  for (let k = 0; k < runs; k++) {
+    const { bytes, kind } = mutate(sample, rnd);
+    const s = performance.now();
+    try {
+      t.decode(bytes);
+      ok++;
+    } catch (e) {
+      if (e instanceof DecodeError) rejected++;
+      else {
+        parentPort!.postMessage({ done: true, ok, rejected, maxMs, crash: `input ${k} (seed ${seed}, ${kind}): ${String((e as Error).stack ?? e)}` });
+        process.exit(0);
+      }
+    }
+    maxMs = Math.max(maxMs, performance.now() - s);
+    if (k % 100 === 0) parentPort!.postMessage({ k });
+  }
+  parentPort!.postMessage({ done: true, ok, rejected, maxMs, crash: null, seconds: (performance.now() - t0) / 1000 });
+}
+
+function runTarget(target: string, runs: number): Promise<Report> {
+  return new Promise((resolve) => {
+    const seed = [...target].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+    const w = new Worker(fileURLToPath(import.meta.url), { workerData: { target, runs, seed }, execArgv: ['--import', 'tsx'] });
+    const started = performance.now();
+    let last = Date.now();
+    let lastK = 0;
+    const watchdog = setInterval(() => {
+      if (Date.now() - last < HANG_MS) return;
+      clearInterval(watchdog);
+      void w.terminate();
+      const r: Report = { target, runs, ok: 0, rejected: 0, crash: null, hang: true, maxMs: HANG_MS, seconds: (performance.now() - started) / 1000 };
+      process.stdout.write(`${target.padEnd(36)} HANG after input ${lastK} (seed ${seed})\n`);
+      resolve(r);
+    }, 1000);
+    w.on('message', (m: { k?: number; done?: boolean; ok: number; rejected: number; maxMs: number; crash: string | null }) => {
+      last = Date.now();
+      if (m.k !== undefined) lastK = m.k;
+      if (!m.done) return;
+      clearInterval(watchdog);
+      void w.terminate();
+      const r: Report = { target, runs, ok: m.ok, rejected: m.rejected, crash: m.crash, hang: false, maxMs: Math.round(m.maxMs), seconds: Math.round((performance.now() - started) / 100) / 10 };
+      process.stdout.write(`${target.padEnd(36)} ${m.crash ? `CRASH ${m.crash}` : `ok ${m.ok}, rejected ${m.rejected}, slowest ${r.maxMs} ms, ${r.seconds} s`}\n`);
+      resolve(r);
+    });
+    w.on('error', (e) => {
+      clearInterval(watchdog);
+      resolve({ target, runs, ok: 0, rejected: 0, crash: String(e.stack ?? e), hang: false, maxMs: 0, seconds: 0 });
+    });
+  });
+}

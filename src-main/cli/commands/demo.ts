@@ -1,0 +1,53 @@
+import type { DemoResult } from '../../api/contract';
+import type { AppServices } from '../../services/app-services';
+import { intFlag, requireProject, type CommonArgs } from '../args';
+import { CliError } from '../cli-error';
+import type { CommandOutput } from '../output';
+import type { ProgressReporter } from '../progress';
+import { waitForJob } from '../wait-job';
+
+/**
+ * `thicket demo --project P [--seed N] [--small]`: the demo project's content (reference site,
+ * its ground truth, training and test drives) in P, created when absent. Ctrl-C cancels the
+ * running job and waits for it to clean up, so an interrupted demo leaves no drive logs.
+ */
+export async function demoCommand(services: AppServices, args: CommonArgs, progress: ProgressReporter): Promise<CommandOutput> {
+  const v = args.values;
+  const path = requireProject(args);
+  const seed = intFlag(v, 'seed') ?? 1;
+  const small = v.small ?? false;
+
+  // Ctrl-C: cancel every job of the demo (the site job, or the drives job it started) and wait
+  // until their cleanup has run, then exit 130.
+  let interrupted: Promise<void> | null = null;
+  const onSigint = () => {
+    progress.note('interrupted: cancelling the demo (nothing is kept)…');
+    interrupted = services.requireSession().runner.cancelAll();
+  };
+  const stopIfInterrupted = async () => {
+    if (!interrupted) return;
+    await interrupted;
+    throw new CliError('demo cancelled: nothing was stored', 130);
+  };
+  process.once('SIGINT', onSigint);
+  try {
+    progress.note(`building the reference site (seed ${seed}${small ? ', small' : ''})…`);
+    // demo.create opens the project, or creates it when absent.
+    const { job } = await services.call('demo.create', { seed, small, path });
+    const first = await waitForJob(services, job.id, progress);
+    await stopIfInterrupted();
+    progress.note('simulating the training and test drives (HDL-32E, physics mode)…');
+    const r = (await waitForJob(services, Number(first.drivesJob), progress)) as unknown as DemoResult;
+    const json = { site: r.site, logs: r.logs };
+    const lines = [
+      `site: seed ${r.site.seed}, ${r.site.objects} objects, ${r.site.triangles} triangles (scene ${r.site.scene})`,
+      ...r.logs.map((l) => `log ${l.log} ${l.name}: ${l.packets} packets, ${l.rays} rays, ${l.hits} hits, ${l.misses} misses`),
+    ];
+    return { json, text: lines.join('\n') };
+  } catch (e) {
+    await stopIfInterrupted();
+    throw e;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}

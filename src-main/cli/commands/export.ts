@@ -1,0 +1,25 @@
+import { resolve } from 'node:path';
+import { EXPORT_FORMATS, type ExportFormat } from '../../api/contract';
+import type { AppServices } from '../../services/app-services';
+import { intFlag, requireProject, type CommonArgs } from '../args';
+import { CliError } from '../cli-error';
+import type { CommandOutput } from '../output';
+import type { ProgressReporter } from '../progress';
+import { waitForJob } from '../wait-job';
+
+/** `thicket export --project P (--run R | --log L) --format F --out PATH` */
+export async function exportCommand(services: AppServices, args: CommonArgs, progress: ProgressReporter): Promise<CommandOutput> {
+  const v = args.values;
+  if (!!v.run === !!v.log) throw new CliError('export: give either --run ID or --log ID', 2);
+  const format = args.format;
+  if (!format || !(EXPORT_FORMATS as readonly string[]).includes(format)) {
+    throw new CliError(`--format: give one of ${EXPORT_FORMATS.join(', ')}`, 2);
+  }
+  if (!v.out) throw new CliError('--out PATH is required (a file; a folder for --format kitti)', 2);
+  const source = v.run ? { kind: 'run' as const, id: intFlag(v, 'run', 1)! } : { kind: 'log' as const, id: intFlag(v, 'log', 1)! };
+  await services.call('project.open', { path: requireProject(args) });
+  const { job } = await services.call('export.start', { source, format: format as ExportFormat, path: resolve(v.out) });
+  progress.job(job);
+  const r = await waitForJob(services, job.id, progress);
+  return { json: r, text: `exported ${source.kind} ${source.id} to ${String(r.out)}: ${String(r.points)} points in ${String(r.scans)} scan(s), ${String(r.files)} file(s)` };
+}

@@ -1,0 +1,33 @@
+/**
+ * Exports a drive log or a run (same shape) to PCD, PLY, LAS, a KITTI folder or MCAP, as a
+ * job: the store's chunks go to a worker (transferred), which encodes and writes the file. The
+ * output's folder must exist; an existing file is replaced only when it is not a project.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ApiError, type ParsedRequest } from '../api/contract';
+import type { RunningJob } from '../jobs/job-runner';
+import { chunkBuffers } from '../../src-worker/formats/packets';
+import type { ExportLogInput } from '../../src-worker/tasks/export-log';
+import type { ServiceContext } from './app-services';
+
+export function startExport(ctx: ServiceContext, req: ParsedRequest<'export.start'>): RunningJob {
+  const session = ctx.requireSession();
+  const { kind, id } = req.source;
+  const info = kind === 'log' ? session.store.logs.get(id) : session.store.runs.get(id);
+  if (!info) throw new ApiError('not_found', `no ${kind === 'log' ? 'drive log' : 'simulation run'} ${id} in this project`);
+  const dir = req.format === 'kitti' ? dirname(req.path.replace(/[\\/]+$/, '')) : dirname(req.path);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ApiError('bad_input', `${req.path}: the folder ${dir} does not exist`);
+  if (req.path.endsWith('.thicket') || (req.format !== 'kitti' && existsSync(req.path) && statSync(req.path).isDirectory())) {
+    throw new ApiError('bad_input', `${req.path}: choose a ${req.format.toUpperCase()} file name, not a folder or a project`);
+  }
+  const chunks = [...(kind === 'log' ? session.store.logs.chunks(id) : session.store.runs.chunks(id))];
+  const input: ExportLogInput = { chunks, format: req.format, out: req.path, name: info.name };
+  return session.runner.submit({
+    kind: 'export',
+    params: { source: req.source, format: req.format, path: req.path },
+    task: 'export-log',
+    input,
+    transfer: chunks.flatMap(chunkBuffers),
+  });
+}

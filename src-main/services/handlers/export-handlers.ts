@@ -1,0 +1,8 @@
+import type { Handlers, ServiceContext } from '../app-services';
+import { startExport } from '../export-service';
+
+export function exportHandlers(ctx: ServiceContext): Pick<Handlers, 'export.start'> {
+  return {
+    'export.start': (req) => ({ job: startExport(ctx, req).job }),
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * Formats that keep only hits (PointCloud2, PCD, PLY, LAS, KITTI .bin) lose what a learner
+ * needs most in vegetation: the rays that went through. With the sensor's profile they can be
+ * put back: a spinning lidar fires every laser at every azimuth step of its pattern, so each
+ * (laser, azimuth step) cell of the sweep that holds no hit was a ray that returned nothing.
+ *
+ * A hit's laser is its ring where the format has one, else the laser of nearest elevation. Per
+ * laser, a gap between successive hits of k + 1 azimuth steps held k misses, placed evenly in
+ * the gap. Misses are added only inside the azimuth span the hits cover (a scan cropped to a
+ * camera's field of view has no misses outside it); a sweep covering more than 330° counts as a
+ * full revolution.
+ */
+import type { DecodedPacket } from './log-source';
+import { RING_UNKNOWN } from './packets';
+import type { SensorProfile } from '../sensors/profile';
+import { azimuthStep } from '../sensors/scan-pattern';
+
+const TWO_PI = 2 * Math.PI;
+const FULL_SWEEP = (330 / 360) * TWO_PI;
+
+interface Laser {
+  elevation: number;
+  azimuthOffset: number;
+  /** Azimuth step between its firings (rad). */
+  step: number;
+}
+
+function lasersOf(profile: SensorProfile): Laser[] {
+  return profile.groups.flatMap((g, gi) => {
+    const step = azimuthStep(profile, gi);
+    return g.lasers.map((l) => ({ elevation: l.elevation, azimuthOffset: l.azimuthOffset, step }));
+  });
+}
+
+/** True when the profile describes a spinning lidar whose misses can be rebuilt. */
+export function canRebuildMisses(profile: SensorProfile): boolean {
+  return profile.kind === 'spinning' && profile.groups.length > 0;
+}
+
+/**
+ * A packet holding the hits of `p` (one sweep) plus a miss ray (NaN range) for every empty
+ * (laser, azimuth step) cell inside the hits' azimuth span. Returns `p` unchanged when it has
+ * no hits or the profile is not a spinning lidar.
+ */
+export function rebuildMisses(p: DecodedPacket, profile: SensorProfile): DecodedPacket {
+  if (!canRebuildMisses(profile) || p.count === 0) return p;
+  const lasers = lasersOf(profile);
+  const byElevation = lasers.map((l, i) => ({ e: l.elevation, i })).sort((a, b) => a.e - b.e);
+  // Each hit's encoder azimuth (its direction's azimuth less its laser's offset), per laser.
+  const perLaser: number[][] = lasers.map(() => []);
+  const all = new Float64Array(p.count);
+  for (let i = 0; i < p.count; i++) {
+    const dx = p.dir[3 * i]!, dy = p.dir[3 * i + 1]!, dz = p.dir[3 * i + 2]!;
+    const a = wrap(Math.atan2(dy, dx));
+    all[i] = a;
+    let ring = p.ring ? p.ring[i]! : RING_UNKNOWN;
+    if (ring === RING_UNKNOWN || ring >= lasers.length) ring = nearestLaser(byElevation, Math.asin(Math.max(-1, Math.min(1, dz))));
+    perLaser[ring]!.push(wrap(a - lasers[ring]!.azimuthOffset));
+  }
+  // Azimuth span of the sweep: the largest gap between sorted hit azimuths is what it does not cover.
+  all.sort();
+  let gapStart = all[all.length - 1]! - TWO_PI, gap = all[0]! - gapStart;
+  for (let i = 1; i < all.length; i++) {
+    const g = all[i]! - all[i - 1]!;
+    if (g > gap) { gap = g; gapStart = all[i - 1]!; }
+  }
+  const full = TWO_PI - gap >= FULL_SWEEP;
+  const spanStart = wrap(gapStart + gap);
+  const spanEnd = spanStart + (TWO_PI - gap);
+
+  // Misses of a laser: between successive hits (in azimuth), a gap of k + 1 azimuth steps held
+  // k rays that returned nothing. Counting gaps, not a fixed grid of cells, is robust to a real
+  // head turning slightly faster or slower than the profile says.
+  const missAz: number[] = [];
+  const missLaser: number[] = [];
+  const fill = (li: number, from: number, to: number, open: boolean): void => {
+    const step = lasers[li]!.step;
+    const k = Math.round((to - from) / step) - (open ? 0 : 1);
+    for (let j = 1; j <= k; j++) {
+      missAz.push(from + ((to - from) * j) / (k + 1));
+      missLaser.push(li);
+    }
+  };
+  perLaser.forEach((az, li) => {
+    const off = lasers[li]!.azimuthOffset;
+    az.sort((a, b) => a - b);
+    if (full) {
+      if (az.length === 0) { fill(li, 0, TWO_PI, true); return; }
+      for (let i = 1; i < az.length; i++) fill(li, az[i - 1]!, az[i]!, false);
+      fill(li, az[az.length - 1]!, az[0]! + TWO_PI, false);
+    } else {
+      // Hits of this laser inside the sweep's span, unrolled so the span does not wrap.
+      const inSpan = az.map((a) => { let u = wrap(a + off); if (u < spanStart) u += TWO_PI; return u - off; }).sort((a, b) => a - b);
+      const lo = spanStart - off, hi = spanEnd - off;
+      if (inSpan.length === 0) { fill(li, lo, hi, true); return; }
+      fill(li, lo, inSpan[0]!, true);
+      for (let i = 1; i < inSpan.length; i++) fill(li, inSpan[i - 1]!, inSpan[i]!, false);
+      fill(li, inSpan[inSpan.length - 1]!, hi, true);
+    }
+  });
+  const misses = missAz.length;
+  if (misses === 0) return p;
+
+  const n = p.count + misses;
+  const dir = new Float32Array(3 * n);
+  const range = new Float32Array(n);
+  const intensity = new Float32Array(n);
+  const ring = new Uint16Array(n);
+  dir.set(p.dir.subarray(0, 3 * p.count));
+  range.set(p.range.subarray(0, p.count));
+  intensity.set(p.intensity.subarray(0, p.count));
+  if (p.ring) ring.set(p.ring.subarray(0, p.count));
+  else ring.fill(RING_UNKNOWN, 0, p.count);
+  const copy = <T extends Float32Array | Uint8Array | Uint32Array>(a: T | null | undefined, make: (n: number) => T): T | null => {
+    if (!a) return null;
+    const out = make(n);
+    out.set(a.subarray(0, p.count) as never);
+    return out;
+  };
+  const rayTime = copy(p.rayTime, (k) => new Float32Array(k));
+  const ret = copy(p.ret, (k) => new Uint8Array(k));
+  const object = copy(p.object, (k) => new Uint32Array(k));
+  const cls = copy(p.cls, (k) => new Uint8Array(k));
+  for (let k = 0, i = p.count; k < misses; k++, i++) {
+    const li = missLaser[k]!;
+    const l = lasers[li]!;
+    const a = missAz[k]! + l.azimuthOffset;
+    const ce = Math.cos(l.elevation);
+    dir[3 * i] = ce * Math.cos(a);
+    dir[3 * i + 1] = ce * Math.sin(a);
+    dir[3 * i + 2] = Math.sin(l.elevation);
+    range[i] = NaN;
+    ring[i] = li; // firing time, return number, object, class stay 0: not recorded for misses
+  }
+  return { ...p, count: n, dir, range, intensity, ring, rayTime, ret, object, cls };
+}
+
+function wrap(a: number): number {
+  const w = a % TWO_PI;
+  return w < 0 ? w + TWO_PI : w;
+}
+
+function nearestLaser(byElevation: { e: number; i: number }[], elevation: number): number {
+  let lo = 0, hi = byElevation.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (byElevation[mid]!.e < elevation) lo = mid;
+    else hi = mid;
+  }
+  return Math.abs(byElevation[lo]!.e - elevation) <= Math.abs(byElevation[hi]!.e - elevation) ? byElevation[lo]!.i : byElevation[hi]!.i;
+}
