@@ -1,6 +1,7 @@
 // Lint, including the import table of ARCHITECTURE.md (the layering rule):
 //   src-worker/   imports nothing of src-main or src-renderer; no electron/vue/babylon/sqlite;
-//                 Node I/O (fs, worker_threads, ...) only in src-worker/tasks/
+//                 Node I/O (fs, worker_threads, ...) only in src-worker/tasks/, which may also open
+//                 users' bag files (ROS 2 .db3) read-only with better-sqlite3 — never the project store
 //   src-main/     may import src-worker; never src-renderer; `electron` only in src-main/electron/;
 //                 better-sqlite3 (SQL) only in src-main/store/; src-main/api/ is environment-neutral
 //   src-renderer/ may import src-main/api/ only (the contract and its wire codec); no Node modules
@@ -66,7 +67,8 @@ export default tseslint.config(
     files: ['src-worker/tasks/**/*.ts'],
     rules: layer([
       { group: ['**/src-main/**', '**/src-renderer/**'], message: 'src-worker imports nothing of src-main or src-renderer (ARCHITECTURE.md).' },
-      { group: ['electron', 'vue', '@babylonjs/*', 'better-sqlite3', 'ws', 'pinia'], message: 'worker tasks do compute and file reading, not UI or storage.' },
+      // better-sqlite3 is allowed here: tasks read users' ROS 2 bags (.db3 are SQLite) read-only.
+      { group: ['electron', 'vue', '@babylonjs/*', 'ws', 'pinia'], message: 'worker tasks do compute and file reading, not UI or storage.' },
     ]),
   },
   {

@@ -26,6 +26,8 @@ export async function fuzzTargets(): Promise<FuzzTarget[]> {
     import('../src-worker/formats/ply'),
     import('../src-worker/formats/las'),
     import('../src-worker/formats/poses-file'),
+    import('../src-worker/formats/ros2'),
+    import('../src-worker/formats/mcap'),
   ]);
   const cloud = helpers.sampleCloud(40, 7);
 

@@ -3,7 +3,7 @@ import { DecodeError } from './decode-error';
 import { IDENTITY_POSE, type PacketChunk } from './packets';
 
 /**
- * Velodyne UDP packets (VLP-16, HDL-32E, HDL-64E S2/S3): the 1206-byte data packet and the
+ * Velodyne UDP packets (VLP-16, VLP-32C, HDL-32E, HDL-64E S2/S3): the 1206-byte data packet and the
  * 512-byte position packet with its $GPRMC sentence.
  *
  * Data packet: 12 blocks of 100 bytes (flag 0xFFEE upper / 0xFFDD HDL-64E lower block, written
@@ -18,6 +18,11 @@ import { IDENTITY_POSE, type PacketChunk } from './packets';
  * azimuth counter-clockwise from +x, so a ray's azimuth is −(Velodyne azimuth) + the laser's
  * azimuthOffset (the calibration's rot_correction, as the ROS driver applies it:
  * x = r cos el cos(θ − rot), y = −r cos el sin(θ − rot)).
+ *
+ * VLP-32C (product id 0x28): 32 channels per block, one firing sequence per block every
+ * 55.296 µs, the channels fired in pairs 2.304 µs apart (VLP32C_TIMING; a profile carries it as
+ * laser time offsets), and distances in 4 mm units (VLP-32C manual; nebula's VLP32.yaml says
+ * distance_resolution 0.004).
  */
 
 export const VELODYNE_DATA_BYTES = 1206;
@@ -28,6 +33,10 @@ const CHANNELS = 32;
 const UPPER = 0xeeff; // bytes FF EE, read little-endian
 const LOWER = 0xddff;
 const DISTANCE_UNIT = 0.002; // m
+const VLP32C_DISTANCE_UNIT = 0.004; // m
+export const VLP32C_PRODUCT_ID = 0x28;
+/** VLP-32C firing: pairs of channels (0–1, 2–3, …) 2.304 µs apart, one sequence per 55.296 µs block. */
+export const VLP32C_TIMING = { pairSpacing: 2.304e-6, sequencePeriod: 55.296e-6, sequencesPerPacket: 12 } as const;
 
 export type VelodyneModel = 'vlp16' | 'hdl32e' | 'hdl64e';
 export type VelodyneReturnMode = 'strongest' | 'last' | 'dual' | 'unknown';
@@ -51,6 +60,8 @@ export interface VelodyneDataPacket {
   productId: number;
   /** Blocks with the 0xDDFF (HDL-64E lower) flag. */
   lowerBlocks: number;
+  /** Metres per raw distance unit: 0.004 for the VLP-32C, else 0.002. */
+  distanceUnit: number;
   /** Per block: true for an upper (0xEEFF) block. */
   upper: boolean[];
   /** Per block, 0.01° units, 0..35999 (a raw 36000 reads as 0). */
@@ -65,15 +76,18 @@ export function isVelodyneDataPacket(payload: Uint8Array): boolean {
 }
 
 /** Decodes one data packet; `offset` is the payload's byte offset in the file (for errors). */
-export function decodeVelodyneData(payload: Uint8Array, name: string, offset = 0): VelodyneDataPacket {
+export function decodeVelodyneData(payload: Uint8Array, name: string, offset = 0, into?: VelodyneDataPacket): VelodyneDataPacket {
   if (payload.length !== VELODYNE_DATA_BYTES) {
     throw new DecodeError(name, `Velodyne data packet at byte ${offset} has ${payload.length} bytes, expected ${VELODYNE_DATA_BYTES}`, { offset });
   }
   const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
-  const azimuth = new Uint16Array(BLOCKS);
-  const distance = new Uint16Array(BLOCKS * CHANNELS);
-  const intensity = new Uint8Array(BLOCKS * CHANNELS);
-  const upper: boolean[] = [];
+  // `into`: a packet decoded before whose arrays are reused (a capture's import decodes
+  // hundreds of thousands of packets; fresh arrays for each cost more than the decoding).
+  const azimuth = into?.azimuth ?? new Uint16Array(BLOCKS);
+  const distance = into?.distance ?? new Uint16Array(BLOCKS * CHANNELS);
+  const intensity = into?.intensity ?? new Uint8Array(BLOCKS * CHANNELS);
+  const upper: boolean[] = into?.upper ?? [];
+  upper.length = 0;
   let lowerBlocks = 0;
   for (let b = 0; b < BLOCKS; b++) {
     const o = b * BLOCK_BYTES;
@@ -107,7 +121,9 @@ export function decodeVelodyneData(payload: Uint8Array, name: string, offset = 0
     else if (returnModeByte === 0x38) returnMode = 'last';
     else if (returnModeByte === 0x39) returnMode = 'dual';
   }
-  return { timestamp: ts * 1e-6, returnMode, returnModeByte, productId, lowerBlocks, upper, azimuth, distance, intensity };
+  // The HDL-64E has status bytes where the product id would be, so only all-upper packets count.
+  const distanceUnit = lowerBlocks === 0 && productId === VLP32C_PRODUCT_ID ? VLP32C_DISTANCE_UNIT : DISTANCE_UNIT;
+  return { timestamp: ts * 1e-6, returnMode, returnModeByte, productId, lowerBlocks, distanceUnit, upper, azimuth, distance, intensity };
 }
 
 /** Packet periods (s) in single-return mode: 24 × 55.296 µs (VLP-16), 12 × 46.08 µs (HDL-32E). */
@@ -117,10 +133,13 @@ const PERIOD: Record<'vlp16' | 'hdl32e', number> = { vlp16: 24 * 55.296e-6, hdl3
  * Which sensor sent the packet. The product byte is not reliable (early VLP-16 firmware writes
  * 0x21, the HDL-32E's id), so when the time between consecutive data packets is known
  * (`periodS`, from their GPS timestamps) the timing decides between VLP-16 and HDL-32E.
- * Null for products this decoder has no layout for (VLP-32C, VLS-128, ...).
+ * Null for products without a built-in profile (VLP-32C, VLS-128, ...): the VLP-32C's packet
+ * period (12 × 55.296 µs) is within the timing test's reach of the HDL-32E's, so its product id
+ * is checked first; decode it with its calibration (whose lasers carry VLP32C_TIMING).
  */
 export function velodyneModel(packet: VelodyneDataPacket, periodS?: number): VelodyneModel | null {
   if (packet.lowerBlocks > 0) return 'hdl64e';
+  if (packet.productId === VLP32C_PRODUCT_ID) return null;
   if (periodS !== undefined && periodS > 0) {
     const dual = packet.returnMode === 'dual' ? 0.5 : 1;
     const v = Math.abs(Math.log(periodS / (PERIOD.vlp16 * dual)));
@@ -150,6 +169,9 @@ export interface VelodyneRays {
   azimuthDeg: Float32Array<ArrayBuffer>;
 }
 
+/** Scratch for velodyneRays' per-block azimuth steps (never escapes the call). */
+const GAP = new Float64Array(BLOCKS);
+
 /** Block azimuth steps above this (5°) are not a spinning head's; interpolation then stops. */
 const MAX_GAP = 500;
 
@@ -172,14 +194,14 @@ export function velodyneLaserTable(profile: SensorProfile): Float64Array {
 
 /**
  * Turns a decoded packet into rays using `profile` (a Velodyne profile whose groups match the
- * blocks: one group of 16 lasers (VLP-16, two firing sequences per block), one of 32 (HDL-32E),
+ * blocks: one group of 16 lasers (VLP-16, two firing sequences per block), one of 32 (HDL-32E, VLP-32C),
  * or two of 32 (HDL-64E upper, lower)). Per ray: azimuth = block azimuth + the step to the next
  * block's azimuth × (firing time within the block / block duration); range = distance × 2 mm
- * + the laser's rangeOffset; the calibration's vertical/horizontal offsets move the point, and
- * the ray is the direction and distance from the sensor origin to that point. In dual mode the
- * second return is dropped when it equals the first or is empty.
+ * (VLP-32C: 4 mm) + the laser's rangeOffset; the calibration's vertical/horizontal offsets move
+ * the point, and the ray is the direction and distance from the sensor origin to that point. In
+ * dual mode the second return is dropped when it equals the first or is empty.
  */
-export function velodyneRays(packet: VelodyneDataPacket, profile: SensorProfile, table?: Float64Array): VelodyneRays {
+export function velodyneRays(packet: VelodyneDataPacket, profile: SensorProfile, table?: Float64Array, out?: VelodyneRays): VelodyneRays {
   const groups = profile.groups;
   const g0 = groups[0];
   if (!g0 || (g0.lasers.length !== 16 && g0.lasers.length !== 32)) {
@@ -191,18 +213,22 @@ export function velodyneRays(packet: VelodyneDataPacket, profile: SensorProfile,
   const dual = packet.returnMode === 'dual';
   const hdl64 = packet.lowerBlocks > 0;
   const n = BLOCKS * CHANNELS;
-  const dir = new Float32Array(3 * n);
-  const range = new Float32Array(n);
-  const intensity = new Float32Array(n);
-  const time = new Float32Array(n);
-  const ring = new Uint16Array(n);
-  const ret = new Uint8Array(n);
-  const azimuthDeg = new Float32Array(n);
+  // `out`: rays of an earlier packet whose arrays (of full capacity) are overwritten; the result
+  // then holds `count` valid entries in those arrays.
+  const reuse = out !== undefined && out.range.length >= n;
+  const dir = reuse ? out.dir : new Float32Array(3 * n);
+  const range = reuse ? out.range : new Float32Array(n);
+  const intensity = reuse ? out.intensity : new Float32Array(n);
+  const time = reuse ? out.time : new Float32Array(n);
+  const ring = reuse ? out.ring : new Uint16Array(n);
+  const ret = reuse ? out.ret : new Uint8Array(n);
+  const azimuthDeg = reuse ? out.azimuthDeg : new Float32Array(n);
   const az = packet.azimuth;
   const step = (a: number, b: number): number => (b - a + 36000) % 36000;
 
   // Azimuth step of each block to the next block with a different azimuth (the last ones reuse the previous step).
-  const gap: number[] = new Array<number>(BLOCKS).fill(0);
+  const gap = GAP;
+  gap.fill(0);
   for (let b = 0; b < BLOCKS; b++) {
     let g = -1;
     for (let c = b + 1; c < BLOCKS; c++) {
@@ -269,7 +295,7 @@ export function velodyneRays(packet: VelodyneDataPacket, profile: SensorProfile,
       let dx = ce * ca, dy = ce * sa, dz = se;
       let r = NaN;
       if (d !== 0) {
-        r = d * DISTANCE_UNIT + tab[o + 5]!;
+        r = d * packet.distanceUnit + tab[o + 5]!;
         const vo = tab[o + 6]!, ho = tab[o + 7]!;
         if (vo !== 0 || ho !== 0) {
           const px = r * dx - vo * se * ca - ho * sa;
@@ -291,7 +317,7 @@ export function velodyneRays(packet: VelodyneDataPacket, profile: SensorProfile,
       k++;
     }
   }
-  if (k === n) return { count: k, dir, range, intensity, time, ring, ret, azimuthDeg };
+  if (k === n || reuse) return { count: k, dir, range, intensity, time, ring, ret, azimuthDeg };
   return {
     count: k,
     dir: dir.slice(0, 3 * k),

@@ -66,6 +66,9 @@ export function* velodynePcapPackets(src: ByteSource, opts: VelodynePcapOptions)
   let lastStamp = NaN;
   let wraps = 0;
   const held: Held[] = [];
+  // Reused across packets once streaming (DecodedPacket arrays are views valid until the next one).
+  let scratch: ReturnType<typeof velodyneRays> | null = null;
+  let packetScratch: VelodyneDataPacket | undefined;
 
   const settle = (): void => {
     const p0 = held[0]!.packet;
@@ -111,7 +114,8 @@ export function* velodynePcapPackets(src: ByteSource, opts: VelodynePcapOptions)
     lastStamp = stamp;
     let r;
     try {
-      r = velodyneRays(h.packet, profile!, table!);
+      r = velodyneRays(h.packet, profile!, table!, scratch ?? undefined);
+      scratch = r;
     } catch (e) {
       if (e instanceof RangeError) throw new DecodeError(name, `data packet at byte ${h.udp.payloadOffset}: ${e.message}`, { offset: h.udp.payloadOffset });
       throw e;
@@ -127,7 +131,9 @@ export function* velodynePcapPackets(src: ByteSource, opts: VelodynePcapOptions)
   for (const udp of udpPackets(src, name, stats)) {
     const payload = udp.payload;
     if (isVelodyneDataPacket(payload)) {
-      const packet = decodeVelodyneData(payload, name, udp.payloadOffset);
+      // Packets held back for the model decision keep their own arrays; later ones share one.
+      const packet = decodeVelodyneData(payload, name, udp.payloadOffset, table ? packetScratch : undefined);
+      if (table) packetScratch = packet;
       dataPackets++;
       const h: Held = { udp: { time: udp.time, payloadOffset: udp.payloadOffset }, packet, raw: table ? payload : new Uint8Array(payload) };
       if (!table) {

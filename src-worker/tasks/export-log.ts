@@ -4,7 +4,7 @@
  * (one scan per sweep in the sensor frame of its first packet, poses.txt, times.txt), or an
  * MCAP (PointCloud2 + tf, readable by Foxglove and ROS 2).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TaskContext } from './task-context';
 import type { PacketChunk } from '../formats/packets';
@@ -17,6 +17,7 @@ import { encodeLasFromChunks } from '../formats/las-encode';
 import { encodeKittiBin } from '../formats/kitti-bin-encode';
 import { encodeKittiPoses } from '../formats/poses-file';
 import { countHits } from '../formats/chunk-points';
+import { McapLogWriter } from '../formats/mcap';
 
 export const EXPORT_FORMATS = ['pcd', 'ply', 'las', 'kitti', 'mcap'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -66,8 +67,27 @@ export async function exportLog(input: ExportLogInput, ctx: TaskContext): Promis
     }
     case 'kitti':
       return exportKitti(chunks, out, ctx);
+    case 'mcap':
+      return exportMcap(chunks, out, ctx);
     default:
       throw new Error(`export to ${input.format} is not available in this build`);
+  }
+}
+
+/** MCAP: a PointCloud2 per 0.1 s of packets (in the frame of its first packet) and its /tf. */
+async function exportMcap(chunks: PacketChunk[], out: string, ctx: TaskContext): Promise<ExportSummary> {
+  const fd = openSync(out, 'w');
+  try {
+    const writer = new McapLogWriter({ write: (bytes) => void writeSync(fd, bytes) });
+    for (let i = 0; i < chunks.length; i++) {
+      ctx.checkCancelled();
+      ctx.progress(i / chunks.length, 'writing messages');
+      await writer.addChunk(chunks[i]!);
+    }
+    const s = await writer.finish();
+    return { format: 'mcap', out, files: 1, points: s.points, bytes: s.bytes, scans: s.cloudMessages };
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -6,7 +6,9 @@
  * task waits while too many are in flight, so a capture larger than memory never piles up in
  * the host's message queue.
  */
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { TaskContext } from './task-context';
 import { openFileSource } from './file-source';
 import { memorySource, readAll, type ByteSource, type DecodedPacket, type LogSourceInfo } from '../formats/log-source';
@@ -21,6 +23,8 @@ import { velodynePcapPackets } from '../formats/velodyne-pcap';
 import { ousterPackets } from '../formats/ouster-packet';
 import { parseOusterMetadata } from '../formats/ouster-metadata';
 import { udpPackets } from '../formats/pcap';
+import { mcapPackets } from '../formats/mcap';
+import { db3Packets } from './ros2-db3-file';
 import { decodeCloud, type CloudFormat } from '../formats/detect';
 import { cloudToPacket } from '../formats/decoded-cloud';
 import { rebuildMisses, canRebuildMisses } from '../formats/rebuild-misses';
@@ -63,6 +67,14 @@ export async function importLog(input: ImportLogInput, ctx: TaskContext): Promis
   ctx.progress(0, 'opening', true);
   const name = input.name || (input.path ? basename(input.path) : 'log');
   let src: ByteSource & { close?: () => void };
+  let scratch: string | null = null;
+  if (input.bytes && input.format === 'ros2-db3') {
+    // SQLite reads files: an uploaded bag goes to a private temporary file first.
+    scratch = mkdtempSync(join(tmpdir(), 'thicket-bag-'));
+    const path = join(scratch, 'bag.db3');
+    writeFileSync(path, input.bytes);
+    input = { ...input, path, bytes: undefined };
+  }
   if (input.bytes) src = memorySource(name, input.bytes);
   else if (input.path) src = openFileSource(input.path, name);
   else throw new Error('import: give a path or the bytes of a file');
@@ -71,6 +83,7 @@ export async function importLog(input: ImportLogInput, ctx: TaskContext): Promis
     return importFrom(src, name, input, ctx);
   } finally {
     src.close?.();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
   }
 }
 
@@ -127,6 +140,12 @@ function openPackets(src: ByteSource, name: string, input: ImportLogInput, ctx: 
       const m = input.ousterMetadata;
       if (!m) throw new Error(`${name}: an Ouster capture needs its metadata JSON`);
       return ousterPackets(withProgress(udpPackets(src, name), src.size, ctx), parseOusterMetadata(m.text, m.name), name, ctx);
+    }
+    case 'mcap':
+      return mcapPackets(src, { name, profile: input.profile, ctx });
+    case 'ros2-db3': {
+      if (!input.path) throw new Error(`${name}: a .db3 bag is read from a file`);
+      return db3Packets(input.path, { name, profile: input.profile, ctx });
     }
     case 'kitti-bin':
     case 'pcd':

@@ -104,3 +104,16 @@ it('refuses a missing log or folder before any job', async () => {
   }
   expect(existsSync(join(tmp.dir, 'a.pcd'))).toBe(false);
 });
+
+describe.skipIf(!HAS_SHARED_DATA)('MCAP export round trip', () => {
+  it('exports a Velodyne log to MCAP and reads it back as PointCloud2 with every hit', async () => {
+    const { job } = await services.call('logs.importFile', { path: dataFile('rust_lidar_utils/velodyne_vlp16.pcap') });
+    const r = (await services.whenJobSettled(job.id)).result!;
+    const path = join(tmp.dir, 'vlp16.mcap');
+    const e = await exported({ source: { kind: 'log', id: Number(r.log) }, format: 'mcap', path });
+    expect(e).toMatchObject({ format: 'mcap', points: r.hits });
+    const back = await services.call('logs.importFile', { path });
+    const b = (await services.whenJobSettled(back.job.id)).result!;
+    expect(b).toMatchObject({ format: 'mcap', hits: r.hits, misses: 0 });
+  });
+});

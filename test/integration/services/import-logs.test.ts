@@ -174,3 +174,16 @@ describe.skipIf(!HAS_SHARED_DATA)('scans: PLY, LAZ, KITTI with poses', () => {
     expect((err as ApiError).message).toMatch(/bad\.csv, line 3/);
   });
 });
+
+describe.skipIf(!HAS_SHARED_DATA)('ROS 2 bags', () => {
+  it('imports the nebula VLP-16 .db3 (dual return) with its calibration; without one it says what is missing', async () => {
+    const bag = dataFile('nebula_velodyne/vlp16/1673400471837873222_0.db3');
+    const r = await importDone({ path: bag, calibrationPath: dataFile('nebula_velodyne/VLP16.yaml') });
+    expect(r).toMatchObject({ format: 'ros2-db3', packets: 603 });
+    expect(Number(r.misses)).toBeGreaterThan(0);
+    const { job } = await services.call('logs.importFile', { path: bag });
+    const final = await services.whenJobSettled(job.id);
+    expect(final.state).toBe('failed');
+    expect(final.error).toMatch(/calibration|profile/);
+  });
+});

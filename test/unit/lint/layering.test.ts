@@ -23,6 +23,9 @@ const cases: [file: string, code: string, allowed: boolean][] = [
   ['src-worker/geometry/x.ts', "import { a } from '../formats/packets';", true],
   ['src-worker/tasks/x.ts', "import { readFile } from 'node:fs/promises';", true],
   ['src-worker/tasks/x.ts', "import { a } from '../../src-main/services/app-services';", false],
+  // Tasks open users' ROS 2 bags (.db3, SQLite) read-only; the rest of src-worker stays pure compute.
+  ['src-worker/tasks/x.ts', "import Database from 'better-sqlite3';", true],
+  ['src-worker/formats/x.ts', "import Database from 'better-sqlite3';", false],
   ['src-main/services/x.ts', "import { app } from 'electron';", false],
   ['src-main/services/x.ts', "import Database from 'better-sqlite3';", false],
   ['src-main/services/x.ts', "import { a } from '../../src-renderer/api';", false],
