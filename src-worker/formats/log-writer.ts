@@ -107,13 +107,13 @@ export class LogWriter {
     poseRotationMatrix(this.pose, 0, m, 0);
     const [tx, ty, tz] = [this.pose[0]!, this.pose[1]!, this.pose[2]!];
     let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-    const { dir, range: ranges, rayTime } = p;
-    for (let i = 0; i < p.count; i++) {
+    const { dir, range: ranges, rayTime, count } = p;
+    if (rayTime) for (let i = 0; i < count; i++) if (rayTime[i]! > lastRay) lastRay = rayTime[i]!;
+    let hits = 0;
+    for (let i = 0; i < count; i++) {
       const range = ranges[i]!;
-      const rt = rayTime ? rayTime[i]! : 0;
-      if (rt > lastRay) lastRay = rt;
       if (range !== range) continue; // NaN: a miss
-      this.hits++;
+      hits++;
       const dx = dir[3 * i]! * range, dy = dir[3 * i + 1]! * range, dz = dir[3 * i + 2]! * range;
       const x = m[0]! * dx + m[1]! * dy + m[2]! * dz + tx;
       const y = m[3]! * dx + m[4]! * dy + m[5]! * dz + ty;
@@ -125,6 +125,7 @@ export class LogWriter {
       if (z < z0) z0 = z;
       if (z > z1) z1 = z;
     }
+    this.hits += hits;
     if (x0 <= x1) {
       this.bounds.add(x0, y0, z0);
       this.bounds.add(x1, y1, z1);
