@@ -106,6 +106,89 @@ const CloudRequest = z
 /** A log's or a run's packet times, sweeps and trajectory (at most `maxPoses` poses) for playback. */
 const TimelineRequest = z.object({ id: Id, maxPoses: z.number().int().min(2).max(1_000_000).default(10_000) }).strict();
 
+// ---------- sensor studies (003 §3.5.3, METHODS §7) ----------
+
+export const STUDY_LOOPS = ['closed', 'open'] as const;
+export type StudyLoop = (typeof STUDY_LOOPS)[number];
+export const STUDY_SIMULATIONS = ['physics', 'hybrid'] as const;
+const XY = z.tuple([z.number().finite(), z.number().finite()]);
+
+/** Where a sensor sits on the vehicle: height above the ground (m), pitch (positive = tilted down) and yaw (degrees), x forward and y left of the footprint's centre (m). */
+export const StudyMount = z
+  .object({
+    height: z.number().min(0.2).max(10).default(2),
+    pitchDeg: z.number().min(-90).max(90).default(0),
+    yawDeg: z.number().min(-180).max(180).default(0),
+    x: z.number().min(-10).max(10).default(0),
+    y: z.number().min(-10).max(10).default(0),
+  })
+  .strict();
+export type StudyMount = z.output<typeof StudyMount>;
+
+/**
+ * A sensor study: every sensor (profile + mount) drives the same vehicle from `start` to `goal`
+ * in the scene, mapping as it goes (closed loop), or maps a fixed route for `seconds` (open
+ * loop). Absent start/goal/grid origin are derived from the scene (its trail, else its bounds).
+ */
+export const StudyDefinition = z
+  .object({
+    name: z.string().min(1).max(255).optional(),
+    sceneId: Id,
+    loop: z.enum(STUDY_LOOPS).default('closed'),
+    /** The engine's mode for the scans: physics (beam stencil, mixed pixels: 003's simulator) or hybrid. */
+    simulation: z.enum(STUDY_SIMULATIONS).default('physics'),
+    /** Time limit (closed loop) or the map's age (open loop), simulated seconds. */
+    seconds: z.number().positive().max(3600).default(90),
+    seed: Seed.default(1),
+    vehicle: z
+      .object({
+        speed: z.number().positive().max(2).default(2),
+        length: z.number().min(0.2).max(20).default(2.5),
+        width: z.number().min(0.2).max(20).default(1.5),
+        maxYawRateDeg: z.number().positive().max(720).default(60),
+        /** Solid objects lower than this are driven over (not obstacles). */
+        clearance: z.number().min(0).max(5).default(0.3),
+        start: XY.optional(),
+        goal: XY.optional(),
+        startHeadingDeg: z.number().finite().optional(),
+      })
+      .strict()
+      .prefault({}),
+    sensors: z.array(z.object({ profileId: z.string().min(1).max(128), mount: StudyMount.prefault({}) }).strict()).min(1).max(256),
+    grid: z
+      .object({
+        cellM: z.number().min(0.05).max(5).default(0.5),
+        width: z.number().int().min(8).max(2000).default(400),
+        height: z.number().int().min(8).max(2000).default(400),
+        /** Largest negotiable vegetation height (m): a point h above the ground costs min(100 h / hMax, 100). */
+        hMax: z.number().positive().max(20).default(1.5),
+        /** Cells of this cost or more are lethal (never entered; counted by falseObstacles). */
+        lethalCost: z.number().int().min(1).max(100).default(50),
+        unknownCost: z.number().min(0).max(99).default(10),
+        /** Lower-left corner (world m); default: the grid centred on start and goal. */
+        origin: XY.optional(),
+      })
+      .strict()
+      .prefault({}),
+    planner: z
+      .object({
+        costWeight: z.number().min(0).max(100).default(4),
+        /** Default: half the vehicle's width + 0.25 m. */
+        inflationM: z.number().min(0).max(20).optional(),
+        inflationPenalty: z.number().min(1).max(1000).default(10),
+        replanPeriodS: z.number().positive().max(60).default(1),
+        minReplanIntervalS: z.number().min(0).max(60).default(0.2),
+        goalToleranceM: z.number().positive().max(50).default(1.5),
+        relevanceM: z.number().min(0).max(1000).default(15),
+      })
+      .strict()
+      .prefault({}),
+    /** Points kept per run for display, evenly over its scans. */
+    cloudBudget: z.number().int().min(0).max(2_000_000).default(100_000),
+  })
+  .strict();
+export type StudyDefinition = z.output<typeof StudyDefinition>;
+
 // ---------- request schemas, one per method ----------
 
 const empty = z.object({}).strict();
@@ -180,7 +263,9 @@ export const requestSchemas = {
   /** Simulate a sensor along a trajectory in a scene (a parallel job); the run is stored. */
   'simulate.start': z
     .object({
-      sceneId: Id,
+      /** A stored scene, or (modelId) a fitted model simulated as a geo-specific scene: give one. */
+      sceneId: Id.optional(),
+      modelId: Id.optional(),
       profileId: z.string().min(1).max(128),
       mode: SimulationMode.default('hybrid'),
       seed: Seed.default(1),
@@ -189,6 +274,24 @@ export const requestSchemas = {
       /** Packets per batch (a unit of parallel work); fixed so results do not depend on workers. */
       batchPackets: z.number().int().min(1).max(100_000).default(64),
       rangeSampler: z.enum(['gaussian-point', 'along-ray']).default('along-ray'),
+    })
+    .strict()
+    .refine((r) => (r.sceneId === undefined) !== (r.modelId === undefined), { error: 'give either sceneId or modelId' }),
+  /** Fitted models (hybrid ground + ellipsoids, and the voxel permeability model) of the project. */
+  'models.list': empty,
+  'models.get': z.object({ id: Id }).strict(),
+  'models.delete': z.object({ id: Id }).strict(),
+  /**
+   * Fit a model to a drive log (METHODS §1–2): a job whose result names the replay job
+   * (`replayJob`); that job's result is a FitResultInfo. `params` overrides θ by name
+   * (src-worker/fit/params.ts); the seed drives the k-means seeding.
+   */
+  'fit.start': z
+    .object({
+      logId: Id,
+      name: z.string().min(1).max(255).optional(),
+      seed: Seed.default(1),
+      params: z.record(z.string(), z.number().finite()).default({}),
     })
     .strict(),
   /** Built-in profiles and, with a project open, the project's custom ones. */
@@ -218,6 +321,23 @@ export const requestSchemas = {
   /** Annotations of the project, or of one drive log. */
   'annotations.list': z.object({ logId: Id.optional() }).strict(),
   'annotations.get': z.object({ id: Id }).strict(),
+  /** Sensor studies: stored definitions and, once run, one result per sensor and mount. */
+  'studies.list': empty,
+  'studies.get': z.object({ id: Id }).strict(),
+  'studies.delete': z.object({ id: Id }).strict(),
+  /** One run's history for a synced panel: frames, vehicle poses, plans, decimated points and (with `events`) the cost rises to replay the map at any frame. */
+  'studies.run': z
+    .object({ id: Id, seq: z.number().int().min(0), cloudBudget: z.number().int().min(0).max(2_000_000).default(200_000), events: z.boolean().default(true) })
+    .strict(),
+  /** One run's costmap at simulated time `time` (s; default: the end): the map after every scan that ended by then. */
+  'studies.costmap': z.object({ id: Id, seq: z.number().int().min(0), time: z.number().min(0).optional() }).strict(),
+  /** The study as one self-contained HTML page: costmap images (PNG data URIs) with tracks, paths, start and goal, and the metrics table. */
+  'studies.report': z.object({ id: Id }).strict(),
+  /** Run a study (a parallel job, one task per sensor and mount): a new definition, or a stored study again. */
+  'study.start': z
+    .object({ definition: StudyDefinition.optional(), study: Id.optional() })
+    .strict()
+    .refine((r) => (r.definition === undefined) !== (r.study === undefined), { error: 'give either definition or study' }),
   'jobs.list': z.object({ limit: z.number().int().min(1).max(1000).default(100) }).strict(),
   'jobs.get': z.object({ id: Id }).strict(),
   'jobs.cancel': z.object({ id: Id }).strict(),
@@ -388,6 +508,34 @@ export interface SceneInfo {
   createdAt: string;
 }
 
+/** A fitted model (src-worker/fit): its θ, and the fit report (counts, σ²_ground, timings). */
+export interface ModelInfo {
+  id: number;
+  name: string;
+  kind: string;
+  sourceLogId: number | null;
+  /** θ as used (every parameter, defaults included) and the seed. */
+  params: Record<string, unknown>;
+  /** counts, groundVariance, maxRange, timings (ms), bounds, … */
+  report: Record<string, unknown> | null;
+  /** Elements stored: ground triangles, ellipsoids, voxel Gaussians. */
+  counts: { triangles: number; ellipsoids: number; voxels: number };
+  groundVariance: number;
+  jobId: number | null;
+  createdAt: string;
+}
+
+/** The result of a fit (the 'fit-replay' job's result; `thicket fit --json` prints it). */
+export interface FitResultInfo {
+  model: number;
+  ellipsoids: number;
+  triangles: number;
+  voxels: number;
+  groundVariance: number;
+  /** Wall seconds from fit.start to the stored model. */
+  seconds: number;
+}
+
 export interface RunInfo {
   id: number;
   name: string;
@@ -490,6 +638,98 @@ export interface ProfilePattern {
   packetDurationS: number;
 }
 
+/** One sensor-and-mount run's metrics (the CLI's `sensors` entries). */
+export interface StudySensorResult {
+  seq: number;
+  profile: string;
+  mount: StudyMount;
+  cellsObserved: number;
+  /** Closed loop: metres driven; open loop: the A* path from start to goal on the final map (null: none). */
+  pathLength: number | null;
+  /** Simulated seconds to within goalToleranceM of the goal; null if never. */
+  timeToGoal: number | null;
+  collisions: number;
+  falseObstacles: number;
+  missedObstacles: number;
+  replans: number;
+  /** Solid obstacles within relevanceM of the track (missedObstacles' denominator). */
+  obstacles: number;
+  outcome: 'goal' | 'collision' | 'timeout';
+  lethalCells: number;
+  scans: number;
+  points: number;
+  endTime: number;
+  collidedWith: number | null;
+}
+
+export type StudyState = 'defined' | JobState;
+
+export interface StudyInfo {
+  id: number;
+  name: string;
+  sceneId: number | null;
+  loop: StudyLoop;
+  seconds: number;
+  /** Sensor-and-mount runs the definition asks for. */
+  runs: number;
+  /** 'done' once results are stored; else the state of its last job ('defined' when never run). */
+  state: StudyState;
+  jobId: number | null;
+  createdAt: string;
+}
+
+/** Where a study runs, resolved from its definition and scene. */
+export interface StudyLayout {
+  start: [number, number];
+  goal: [number, number];
+  startHeadingDeg: number;
+  grid: { originX: number; originY: number; cellM: number; width: number; height: number; hMax: number; lethalCost: number; unknownCost: number };
+  /** Open loop: the fixed route (x y pairs). */
+  route: number[] | null;
+}
+
+export interface StudyData extends StudyInfo {
+  definition: StudyDefinition;
+  layout: StudyLayout;
+  results: StudySensorResult[] | null;
+}
+
+export interface StudyRunData {
+  study: number;
+  seq: number;
+  metrics: StudySensorResult;
+  layout: StudyLayout;
+  vehicle: { length: number; width: number };
+  /** Per frame (one scan: a revolution or an LMS sweep), the simulated time its scan ended (s). */
+  frameTime: Float64Array;
+  /** Vehicle at each frame's start and at the end (frames + 1 rows): t, x, y, z, yaw (s, m, rad). */
+  poses: Float64Array;
+  /** Plans in order: the frames seen when each was made, its first vertex in planXY (plans + 1 entries), vertices x y. An empty plan: no path. */
+  planFrame: Uint32Array;
+  planStart: Uint32Array;
+  planXY: Float32Array;
+  /** Registered points, decimated to the budget: world x y z, their frame, ground-truth class. */
+  cloud: { total: number; xyz: Float32Array; frame: Uint32Array; classId: Uint8Array };
+  /** The map's history: frame k's rises are cell[frameStart[k] … frameStart[k+1]) with their new costs; replay them onto an all-unknown (255) grid. */
+  costEvents: { frameStart: Uint32Array; cell: Uint32Array; cost: Uint8Array } | null;
+}
+
+export interface StudyCostmap {
+  study: number;
+  seq: number;
+  /** Scans replayed and the simulated time they end at. */
+  frames: number;
+  time: number;
+  originX: number;
+  originY: number;
+  cellM: number;
+  width: number;
+  height: number;
+  lethalCost: number;
+  /** Row-major from the lower-left corner (cell = iy · width + ix): 0 … 100, 255 = unknown. */
+  cost: Uint8Array;
+}
+
 export interface Responses {
   'app.info': AppInfo;
   'project.create': ProjectInfo;
@@ -514,6 +754,10 @@ export interface Responses {
   'runs.cloud': CloudData;
   'runs.timeline': Timeline;
   'simulate.start': { job: JobInfo };
+  'models.list': ModelInfo[];
+  'models.get': ModelInfo;
+  'models.delete': { deleted: boolean };
+  'fit.start': { job: JobInfo };
   'profiles.list': ProfileSummary[];
   'profiles.get': SensorProfileData;
   'profiles.getFile': ProfileFileData;
@@ -524,6 +768,13 @@ export interface Responses {
   'demo.create': { job: JobInfo; project: ProjectInfo };
   'annotations.list': AnnotationInfo[];
   'annotations.get': AnnotationData;
+  'studies.list': StudyInfo[];
+  'studies.get': StudyData;
+  'studies.delete': { deleted: boolean };
+  'studies.run': StudyRunData;
+  'studies.costmap': StudyCostmap;
+  'studies.report': { html: string };
+  'study.start': { job: JobInfo; study: StudyInfo };
   'jobs.list': JobInfo[];
   'jobs.get': JobInfo;
   'jobs.cancel': JobInfo;

@@ -16,6 +16,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   param: { type: 'string', multiple: true },
   scene: { type: 'string' },
+  model: { type: 'string' },
   profile: { type: 'string' },
   mode: { type: 'string' },
   seconds: { type: 'string' },
@@ -34,6 +35,7 @@ const OPTIONS = {
   rays: { type: 'string' },
   only: { type: 'string' },
   megabytes: { type: 'string' },
+  packets: { type: 'string' },
   // profiles
   id: { type: 'string' },
   // import and export
@@ -43,6 +45,12 @@ const OPTIONS = {
   run: { type: 'string' },
   log: { type: 'string' },
   out: { type: 'string' },
+  // sensor studies
+  profiles: { type: 'string' },
+  mounts: { type: 'string' },
+  report: { type: 'string' },
+  goal: { type: 'string' },
+  loop: { type: 'string' },
 } as const;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K] extends { type: 'boolean' } ? boolean : string };

@@ -18,6 +18,8 @@ import { simulateCommand } from './commands/simulate';
 import { validateCommand } from './commands/validate';
 import { demoCommand } from './commands/demo';
 import { exportCommand } from './commands/export';
+import { studyCommand } from './commands/study';
+import { fitCommand } from './commands/fit';
 
 type Command = (services: AppServices, args: CommonArgs, progress: ProgressReporter) => Promise<CommandOutput>;
 
@@ -31,6 +33,8 @@ const COMMANDS: Record<string, Command> = {
   validate: validateCommand,
   demo: demoCommand,
   export: exportCommand,
+  study: studyCommand,
+  fit: fitCommand,
 };
 
 export async function runCli(argv: string[]): Promise<number> {

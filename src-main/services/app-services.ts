@@ -32,6 +32,8 @@ import { profileHandlers } from './handlers/profile-handlers';
 import { sceneHandlers } from './handlers/scene-handlers';
 import { runHandlers } from './handlers/run-handlers';
 import { demoHandlers } from './handlers/demo-handlers';
+import { studyHandlers } from './handlers/study-handlers';
+import { fitHandlers } from './handlers/fit-handlers';
 import { formatZodError } from './validation';
 import { version } from './version';
 
@@ -81,6 +83,8 @@ export class AppServices implements ApiHost, ServiceContext {
       ...sceneHandlers(this),
       ...runHandlers(this),
       ...demoHandlers(this),
+      ...studyHandlers(this),
+      ...fitHandlers(this),
     };
   }
 

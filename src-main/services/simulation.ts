@@ -14,6 +14,8 @@ import { BoundsAccumulator } from '../../src-worker/geometry/bounds';
 import { chunkBounds } from '../../src-worker/formats/chunk-points';
 import type { ServiceContext } from './app-services';
 import { toShared } from './scene-store';
+import { modelScene } from './fit-service';
+import type { ProjectSession } from './project-session';
 import { buildTrajectory, type Trajectory } from './trajectories';
 import { resolveProfileForUse } from './profiles-service';
 import { packetDurationOf } from '../../src-worker/sensors/scan-pattern';
@@ -55,16 +57,15 @@ export function sumBatches(outputs: readonly SimulateBatchSummary[]): { rays: nu
 
 export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulate.start'>): RunningJob {
   const session = ctx.requireSession();
-  const scene = session.store.scenes.get(req.sceneId);
-  if (!scene) throw new ApiError('not_found', `no scene ${req.sceneId} in this project`);
+  // A stored scene, or a fitted model built into one (fit-service.ts).
+  const scene = req.modelId !== undefined ? modelScene(session, req.modelId, req.mode) : storedScene(session, req.sceneId!);
   const profile: SensorProfile = resolveProfileForUse(session.store, req.profileId);
-  const trajectory: Trajectory = buildTrajectory(session, req.trajectory, scene.info.meta);
+  const trajectory: Trajectory = buildTrajectory(session, req.trajectory, scene.meta);
   const last = trajectory.times[trajectory.times.length - 1]! - trajectory.times[0]!;
   const seconds = req.trajectory.seconds !== undefined ? Math.min(req.trajectory.seconds, last) : last;
-  // Stored scenes are SceneData (src-worker/scene/scene-data.ts), written by scene generation.
-  const sharedScene = toShared(scene.data) as unknown as SceneData;
+  const sharedScene = scene.data;
   const sharedTrajectory = toShared(trajectory);
-  const name = req.name ?? `${profile.name} ${req.mode} in ${scene.info.name}`;
+  const name = req.name ?? `${profile.name} ${req.mode} in ${scene.name}`;
   const base: SimulationBase = {
     scene: sharedScene,
     profile,
@@ -81,7 +82,7 @@ export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulat
   let runId = 0;
   const running = session.runner.submit({
     kind: 'simulate',
-    params: { sceneId: req.sceneId, profileId: req.profileId, mode: req.mode, seed: req.seed, packets, batches, trajectory: req.trajectory, name },
+    params: { sceneId: req.sceneId ?? null, modelId: req.modelId ?? null, profileId: req.profileId, mode: req.mode, seed: req.seed, packets, batches, trajectory: req.trajectory, name },
     tasks,
     onMessage: (m, _job, batch) => {
       if (m.type !== 'chunk') return;
@@ -108,13 +109,20 @@ export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulat
   // Synchronous right after submit: no batch message can be handled before the row exists.
   runId = session.store.runs.begin({
     name,
-    sceneId: req.sceneId,
+    sceneId: req.sceneId ?? null,
     profileId: req.profileId,
     mode: req.mode,
     seed: req.seed,
     trajectory: req.trajectory,
-    params: { profile, batchPackets: req.batchPackets, rangeSampler: req.rangeSampler },
+    params: { profile, batchPackets: req.batchPackets, rangeSampler: req.rangeSampler, ...(req.modelId !== undefined ? { modelId: req.modelId } : {}) },
     jobId: running.job.id,
   });
   return running;
+}
+
+/** A stored scene (SceneData written by scene generation or the demo) in shared memory. */
+function storedScene(session: ProjectSession, id: number): { data: SceneData; meta: Record<string, unknown>; name: string } {
+  const scene = session.store.scenes.get(id);
+  if (!scene) throw new ApiError('not_found', `no scene ${id} in this project`);
+  return { data: toShared(scene.data) as unknown as SceneData, meta: scene.info.meta, name: scene.info.name };
 }

@@ -46,6 +46,33 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec(`ALTER TABLE log_chunks ADD COLUMN packed BLOB`);
     },
   },
+  {
+    version: 3,
+    name: 'sensor study runs',
+    up(db) {
+      // One row per sensor-and-mount run of a study (its metrics), and that run's history as
+      // whole typed arrays (a few MB each: frames, poses, plans, cost rises, decimated points,
+      // the final costmap's PNG). Re-running a study replaces its runs in one transaction.
+      db.exec(`
+        CREATE TABLE study_runs (
+          id         INTEGER PRIMARY KEY,
+          study_id   INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+          seq        INTEGER NOT NULL,
+          profile_id TEXT NOT NULL,
+          mount      TEXT NOT NULL CHECK (json_valid(mount)),
+          metrics    TEXT NOT NULL CHECK (json_valid(metrics)),
+          UNIQUE (study_id, seq)
+        );
+        CREATE TABLE study_run_arrays (
+          run_id INTEGER NOT NULL REFERENCES study_runs(id) ON DELETE CASCADE,
+          name   TEXT NOT NULL,
+          dtype  TEXT NOT NULL,
+          data   BLOB NOT NULL,
+          PRIMARY KEY (run_id, name)
+        );
+      `);
+    },
+  },
 ];
 
 MIGRATIONS.forEach((m, i) => {

@@ -12,6 +12,8 @@ import { RunsRepository } from './runs-repository';
 import { ScenesRepository } from './scenes-repository';
 import { ProfilesRepository } from './profiles-repository';
 import { AnnotationsRepository } from './annotations-repository';
+import { ModelsRepository } from './models-repository';
+import { StudiesRepository } from './studies-repository';
 import { schemaVersion } from './migrations';
 
 export interface RecoveryReport {
@@ -45,6 +47,8 @@ export class ProjectStore {
   readonly scenes: ScenesRepository;
   readonly profiles: ProfilesRepository;
   readonly annotations: AnnotationsRepository;
+  readonly models: ModelsRepository;
+  readonly studies: StudiesRepository;
   /** What recover() did when the project was opened. */
   recovery: RecoveryReport = { discardedImports: 0, discardedRuns: 0, interruptedJobs: 0 };
 
@@ -66,6 +70,8 @@ export class ProjectStore {
     this.scenes = new ScenesRepository(db, this.arrays('scene_arrays'));
     this.profiles = new ProfilesRepository(db);
     this.annotations = new AnnotationsRepository(db);
+    this.models = new ModelsRepository(db, this.arrays('model_arrays'));
+    this.studies = new StudiesRepository(db);
     this.discardRunsStmt = db.prepare<[]>(
       `DELETE FROM runs WHERE status = 'simulating'
          AND (job_id IS NULL OR job_id NOT IN (SELECT id FROM jobs WHERE state IN ('queued', 'running')))`,

@@ -8,6 +8,8 @@ import { simulateBatch } from './simulate-batch';
 import { validateTask } from './validate';
 import { benchEngineTask } from './bench-engine';
 import { referenceSiteTask } from './reference-site';
+import { fitModelTask } from './fit-model';
+import { studyRunTask } from './study-run';
 
 export const TASKS = {
   'import-log': importLog,
@@ -20,6 +22,8 @@ export const TASKS = {
   validate: validateTask,
   'bench-engine': benchEngineTask,
   'reference-site': referenceSiteTask,
+  'fit-model': fitModelTask,
+  'study-run': studyRunTask,
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -1,5 +1,5 @@
 import type { AppServices } from '../../services/app-services';
-import { numberFlag, type CommonArgs } from '../args';
+import { intFlag, numberFlag, type CommonArgs } from '../args';
 import { CliError } from '../cli-error';
 import type { CommandOutput } from '../output';
 import type { ProgressReporter } from '../progress';
@@ -7,13 +7,16 @@ import { benchFoundation } from '../../services/bench-foundation';
 import { benchRealtime } from '../../services/bench-realtime';
 import { benchEngine } from '../../services/bench-engine';
 import { benchImport } from '../../services/bench-import';
+import { benchFit } from '../../services/bench-fit';
 import { runTransient } from '../../jobs/job-runner';
 
-const PARTS = ['foundation', 'engine', 'realtime', 'import'] as const;
+const PARTS = ['foundation', 'engine', 'realtime', 'import', 'fit'] as const;
 type Part = (typeof PARTS)[number];
+/** Run without --only: every part but fit, which first simulates a 100,000-packet log (minutes). */
+const DEFAULT_PARTS: readonly Part[] = PARTS.filter((p) => p !== 'fit');
 
 export async function benchCommand(services: AppServices, args: CommonArgs, progress: ProgressReporter): Promise<CommandOutput> {
-  const only = args.values.only?.split(',').map((s) => s.trim()) ?? [...PARTS];
+  const only = args.values.only?.split(',').map((s) => s.trim()) ?? [...DEFAULT_PARTS];
   for (const p of only) if (!(PARTS as readonly string[]).includes(p)) throw new CliError(`--only: unknown part "${p}" (known: ${PARTS.join(', ')})`, 2);
   const want = (p: Part) => only.includes(p);
   const note = (m: string) => progress.note(`bench: ${m}`);
@@ -63,6 +66,16 @@ export async function benchCommand(services: AppServices, args: CommonArgs, prog
     text.push(
       `capture import: ${b.megabytes} MB HDL-32E pcap (${b.packets} packets, ${b.rays} rays) in ${b.seconds} s = ${b.mbPerSecond} MB/s;`,
       `  peak memory ${b.peakRssMB} MB (${b.peakRssMBBefore} MB before the import); project ${b.projectMB} MB`,
+    );
+  }
+  if (want('fit')) {
+    const packets = intFlag(args.values, 'packets', 64, 10_000_000) ?? 100_000;
+    const f = await benchFit(services, { packets }, note);
+    json.fit = f;
+    text.push(
+      `fit: ${f.packets} packets × ${f.raysPerPacket} rays (${f.rays} rays) in ${f.fitSeconds} s on ${f.workers} worker(s) = ${f.raysPerSecond} rays/s (log made in ${f.logSeconds} s)`,
+      `  stages (ms): ${Object.entries(f.timings).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+      `  model: ${f.model.triangles} triangles, ${f.model.ellipsoids} ellipsoids, ${f.model.voxels} voxels; σ²_ground ${f.model.groundVariance.toFixed(4)} m²`,
     );
   }
   return { json, text: text.join('\n') };

@@ -9,7 +9,11 @@ import { waitForJob } from '../wait-job';
 export async function simulateCommand(services: AppServices, args: CommonArgs, progress: ProgressReporter): Promise<CommandOutput> {
   const v = args.values;
   const sceneId = intFlag(v, 'scene', 1);
-  if (sceneId === undefined) throw new CliError('--scene S is required (a scene id: `thicket scene list`)', 2);
+  const modelId = intFlag(v, 'model', 1);
+  if (sceneId === undefined && modelId === undefined) {
+    throw new CliError('--scene S is required (a scene id: `thicket scene list`), or --model M (a fitted model: `thicket fit list`)', 2);
+  }
+  if (sceneId !== undefined && modelId !== undefined) throw new CliError('give --scene S or --model M, not both', 2);
   if (!v.profile) throw new CliError('--profile ID is required (e.g. vlp16, hdl32e, hdl64e, lms291: `thicket profile list`)', 2);
   const mode = v.mode ?? 'hybrid';
   if (!(SIMULATION_MODES as readonly string[]).includes(mode)) throw new CliError(`--mode: unknown mode "${mode}" (known: ${SIMULATION_MODES.join(', ')})`, 2);
@@ -32,7 +36,7 @@ export async function simulateCommand(services: AppServices, args: CommonArgs, p
   if (sampler !== undefined && sampler !== 'gaussian-point' && sampler !== 'along-ray') throw new CliError(`--range-sampler: expected gaussian-point or along-ray, got "${sampler}"`, 2);
   await services.call('project.open', { path: requireProject(args) });
   const { job } = await services.call('simulate.start', {
-    sceneId,
+    ...(sceneId !== undefined ? { sceneId } : { modelId }),
     profileId: v.profile,
     mode: mode as SimulationMode,
     seed: intFlag(v, 'seed') ?? 1,

@@ -8,6 +8,7 @@ import { tempDir } from './helpers';
 const EXPECTED_TABLES = [
   'annotations', 'drive_logs', 'evaluations', 'jobs', 'log_arrays', 'log_chunks', 'model_arrays', 'models',
   'primitive_arrays', 'primitives', 'run_chunks', 'runs', 'scene_arrays', 'scenes', 'segments', 'sensor_profiles', 'studies',
+  'study_run_arrays', 'study_runs',
 ];
 
 function openError(path: string, create = false): ApiError {

@@ -1,0 +1,185 @@
+/**
+ * Fitting a model to a drive log (METHODS §1–2; src-worker/fit/), as two jobs on the pool:
+ *
+ *  1. 'fit' (one task, fit-model stage 'elements'): cloud, segmentation, ground mesh,
+ *     ellipsoids, voxels, and the replay scene in shared memory. On success it submits …
+ *  2. 'fit-replay' (parallel fit-model 'replay' tasks over fixed batches of packets): every
+ *     training ray through the elements; each batch's counts are added as they arrive. Its
+ *     success computes p_hit, ρ and σ²_ground and stores the model (row + arrays, one
+ *     transaction); its result is a FitResultInfo.
+ * The first job's result names the second (`replayJob`), as the demo's jobs do. Nothing is
+ * stored before the end, so a cancel or a failure of either job leaves nothing behind.
+ *
+ * The log's chunks are read once and copied into SharedArrayBuffers (16 bytes a ray: pose,
+ * direction, range), so the first stage and every replay batch read the same memory. Batches
+ * are fixed by the log's size, never by the worker count, and the replay counts are integers
+ * (σ²_ground's sum is added in batch order): a model is the same whatever the pool's size.
+ */
+import { ApiError, type FitResultInfo, type JobInfo, type ParsedRequest, type SimulationMode } from '../api/contract';
+import type { RunningJob } from '../jobs/job-runner';
+import type { ServiceContext } from './app-services';
+import type { ProjectSession } from './project-session';
+import { toShared } from './scene-store';
+import { resolveProfileForUse } from './profiles-service';
+import { FIT_PARAM_DEFAULTS, resolveFitParams, type FitParams } from '../../src-worker/fit/params';
+import { toFitChunk, type FitLogChunk } from '../../src-worker/fit/log-input';
+import { elementSizes, finishFit, type FittedElements, type ReplayInput } from '../../src-worker/fit/fit';
+import { addReplayCounts, newReplayCounts, type ReplayCounts } from '../../src-worker/fit/replay';
+import type { FitModelInput, FitModelSummary } from '../../src-worker/tasks/fit-model';
+import { buildModelScene, kindsForMode } from '../../src-worker/fit/model-scene';
+import type { SceneData } from '../../src-worker/scene/scene-data';
+import { POSE_STRIDE } from '../../src-worker/formats/packets';
+
+/** At most this many replay batches (and at least REPLAY_MIN_PACKETS packets each). */
+export const REPLAY_BATCHES = 16;
+const REPLAY_MIN_PACKETS = 64;
+
+export function startFit(ctx: ServiceContext, req: ParsedRequest<'fit.start'>): RunningJob {
+  const session = ctx.requireSession();
+  const log = session.store.logs.get(req.logId);
+  if (!log) throw new ApiError('not_found', `no drive log ${req.logId} in this project`);
+  let params: FitParams;
+  try {
+    params = resolveFitParams(req.params);
+  } catch (e) {
+    throw new ApiError('bad_input', (e as Error).message);
+  }
+  if (log.hits === 0) throw new ApiError('bad_input', `drive log ${log.id} (${log.name}) has no hits (${log.misses} misses): there is nothing to fit`);
+  let profileMaxRange = 0;
+  if (log.profileId) {
+    try {
+      profileMaxRange = resolveProfileForUse(session.store, log.profileId).range.max;
+    } catch {
+      profileMaxRange = 0; // an unknown profile: the farthest return bounds the misses instead
+    }
+  }
+  const t0 = performance.now();
+  // Read once into shared memory: the elements stage and every replay batch read these bytes.
+  const chunks: FitLogChunk[] = [];
+  for (const c of session.store.logs.chunks(log.id)) chunks.push(toShared(toFitChunk(c)));
+  const name = req.name ?? `Model of ${log.name}`;
+  const input: FitModelInput = { stage: 'elements', chunks, params, seed: req.seed, profileMaxRange };
+  let fitted: FittedElements | null = null;
+  return session.runner.submit({
+    kind: 'fit',
+    params: { logId: log.id, seed: req.seed, params: req.params, name },
+    task: 'fit-model',
+    input,
+    onMessage: (m) => {
+      if (m.type === 'output' && m.name === 'elements') fitted = m.value as FittedElements;
+    },
+    onSuccess: (output) => {
+      if (!fitted) throw new Error('the fit task returned no elements');
+      const replay = startReplay(ctx, session, { logId: log.id, name, seed: req.seed, params, chunks, fitted, t0 });
+      const summary = output as FitModelSummary;
+      return { replayJob: replay.job.id, rays: summary.rays, ...summary.elements };
+    },
+  });
+}
+
+interface ReplayPlan {
+  logId: number;
+  name: string;
+  seed: number;
+  params: FitParams;
+  chunks: FitLogChunk[];
+  fitted: FittedElements;
+  t0: number;
+}
+
+/** Fixed batches of packets [first, first + count): at most REPLAY_BATCHES, whatever the pool size. */
+export function replayBatches(packets: number): { first: number; count: number }[] {
+  const size = Math.max(REPLAY_MIN_PACKETS, Math.ceil(packets / REPLAY_BATCHES));
+  const out: { first: number; count: number }[] = [];
+  for (let first = 0; first < packets; first += size) out.push({ first, count: Math.min(size, packets - first) });
+  return out;
+}
+
+function startReplay(ctx: ServiceContext, session: ProjectSession, plan: ReplayPlan): RunningJob {
+  const { fitted, chunks } = plan;
+  const e = fitted.elements;
+  const packets = fitted.report.counts.packets;
+  const batches = replayBatches(packets);
+  const shared: ReplayInput = { scene: fitted.scene, replay: fitted.replay, sizes: elementSizes(e) };
+  const tasks = batches.map((b) => ({
+    task: 'fit-model' as const,
+    input: {
+      stage: 'replay',
+      fitted: shared,
+      chunks: chunks.filter((c) => c.packetStart < b.first + b.count && c.packetStart + c.packetCount > b.first),
+      firstPacket: b.first,
+      packetCount: b.count,
+    } satisfies FitModelInput,
+  }));
+  const totals = newReplayCounts(e.groundBlock.length, e.ellipsoidBlock.length, e.voxelBlock.length);
+  // σ²_ground's sum per batch, added in batch order at the end (floating point is not associative).
+  const residuals = new Float64Array(batches.length);
+  const t1 = performance.now();
+  return session.runner.submit({
+    kind: 'fit-replay',
+    params: { logId: plan.logId, seed: plan.seed, batches: batches.length, packets, name: plan.name },
+    tasks,
+    onMessage: (m, _job, task) => {
+      if (m.type !== 'output' || m.name !== 'counts') return;
+      const c = m.value as ReplayCounts;
+      residuals[task] = c.residualSum;
+      addReplayCounts(totals, { ...c, residualSum: 0 });
+    },
+    onSuccess: (_outputs, job: JobInfo) => {
+      totals.residualSum = residuals.reduce((a, b) => a + b, 0);
+      const result = finishFit(fitted, totals, plan.params, performance.now() - t1);
+      const seconds = (performance.now() - plan.t0) / 1000;
+      const info = session.store.models.create(
+        {
+          name: plan.name,
+          kind: 'hybrid',
+          sourceLogId: plan.logId,
+          params: { ...plan.params, seed: plan.seed },
+          report: { ...result.report, seconds, scalars: result.scalars },
+          jobId: job.id,
+        },
+        result.arrays,
+        result.trail,
+      );
+      ctx.events.emit({ type: 'project', entity: 'models', id: info.id });
+      const out: FitResultInfo = {
+        model: info.id,
+        ellipsoids: info.counts.ellipsoids,
+        triangles: info.counts.triangles,
+        voxels: info.counts.voxels,
+        groundVariance: result.report.groundVariance,
+        seconds: Math.round(seconds * 1000) / 1000,
+      };
+      return out as unknown as Record<string, unknown>;
+    },
+  });
+}
+
+/**
+ * A fitted model as the scene a simulation runs (a geo-specific scene): its elements built into
+ * a SceneData in shared memory — ground + ellipsoids for hybrid mode, the voxel Gaussians for
+ * voxel mode, the ground triangles (as surfaces) for physics and mesh modes — with the sensor's
+ * trail as the scene's, so `--trail` drives the logged path again.
+ */
+export function modelScene(session: ProjectSession, id: number, mode: SimulationMode): { data: SceneData; meta: Record<string, unknown>; name: string } {
+  const info = session.store.models.get(id);
+  if (!info) throw new ApiError('not_found', `no fitted model ${id} in this project`);
+  const arrays = session.store.models.arrays(id);
+  const p = info.params;
+  const num = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+  const scalars = {
+    groundVariance: info.groundVariance,
+    mahalanobisThreshold: num(p.mahalanobisThreshold, FIT_PARAM_DEFAULTS.mahalanobisThreshold),
+    voxelTau: num(p.voxelTau, FIT_PARAM_DEFAULTS.voxelTau),
+  };
+  const kinds = kindsForMode(mode);
+  const { triangles, ellipsoids, voxels } = info.counts;
+  if ((kinds.voxels ? voxels : triangles + (kinds.ellipsoids ? ellipsoids : 0)) === 0) {
+    throw new ApiError('bad_input', `fitted model ${id} has no elements ${mode} mode simulates (${triangles} triangles, ${ellipsoids} ellipsoids, ${voxels} voxels)`);
+  }
+  const { data } = buildModelScene(arrays, scalars, kinds, { shared: true });
+  const trail = session.store.models.trail(id);
+  const poses: number[][] = [];
+  for (let o = 0; o + POSE_STRIDE <= trail.length; o += POSE_STRIDE) poses.push(Array.from(trail.subarray(o, o + POSE_STRIDE)));
+  return { data, meta: { kind: 'fitted-model', model: id, trail: poses }, name: info.name };
+}

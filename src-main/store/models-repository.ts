@@ -1,0 +1,137 @@
+/**
+ * Fitted models: a row (name, kind, source log, θ as JSON, the fit report as JSON) and the
+ * element arrays as BLOBs in model_arrays (ArrayStore, one named array each: see
+ * src-worker/fit/model.ts), plus the sensor's trail. A model is written in one transaction —
+ * the row and all of its arrays, or nothing — and its arrays cascade with it.
+ */
+import type Database from 'better-sqlite3';
+import { ApiError, type ModelInfo } from '../api/contract';
+import type { ArrayStore } from './array-store';
+import { MODEL_ARRAY_NAMES, checkModelArrays, type ModelArrays } from '../../src-worker/fit/model';
+
+interface ModelRow {
+  id: number;
+  name: string;
+  kind: string;
+  source_log_id: number | null;
+  params: string;
+  report: string | null;
+  job_id: number | null;
+  created_at: string;
+}
+
+export interface NewModel {
+  name: string;
+  kind: string;
+  sourceLogId: number | null;
+  params: Record<string, unknown>;
+  report: Record<string, unknown>;
+  jobId: number | null;
+}
+
+const COLUMNS = 'id, name, kind, source_log_id, params, report, job_id, created_at';
+/** The trail array's name beside the element arrays. */
+const TRAIL = 'trail';
+
+function toInfo(r: ModelRow): ModelInfo {
+  const report = r.report ? (JSON.parse(r.report) as Record<string, unknown>) : null;
+  const counts = (report?.counts ?? {}) as Record<string, unknown>;
+  const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+  return {
+    id: r.id,
+    name: r.name,
+    kind: r.kind,
+    sourceLogId: r.source_log_id,
+    params: JSON.parse(r.params) as Record<string, unknown>,
+    report,
+    counts: { triangles: num(counts.triangles), ellipsoids: num(counts.ellipsoids), voxels: num(counts.voxels) },
+    groundVariance: num(report?.groundVariance),
+    jobId: r.job_id,
+    createdAt: r.created_at,
+  };
+}
+
+export class ModelsRepository {
+  private readonly stmts;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly arrayStore: ArrayStore,
+  ) {
+    this.stmts = {
+      insert: db.prepare<[string, string, number | null, string, string, number | null]>(
+        `INSERT INTO models (name, kind, source_log_id, params, report, job_id) VALUES (?, ?, ?, ?, ?, ?)`,
+      ),
+      list: db.prepare<[], ModelRow>(`SELECT ${COLUMNS} FROM models ORDER BY id`),
+      get: db.prepare<[number], ModelRow>(`SELECT ${COLUMNS} FROM models WHERE id = ?`),
+      delete: db.prepare<[number]>(`DELETE FROM models WHERE id = ?`),
+    };
+  }
+
+  /** The row and every array in one transaction. */
+  create(model: NewModel, arrays: ModelArrays, trail: Float64Array): ModelInfo {
+    checkModelArrays(arrays);
+    return this.db.transaction(() => {
+      const id = Number(
+        this.stmts.insert.run(model.name, model.kind, model.sourceLogId, JSON.stringify(model.params), JSON.stringify(model.report), model.jobId).lastInsertRowid,
+      );
+      for (const name of MODEL_ARRAY_NAMES) this.arrayStore.writeArray(id, name, arrays[name]);
+      this.arrayStore.writeArray(id, TRAIL, trail);
+      return this.get(id)!;
+    })();
+  }
+
+  list(): ModelInfo[] {
+    return this.stmts.list.all().map(toInfo);
+  }
+
+  get(id: number): ModelInfo | null {
+    const row = this.stmts.get.get(id);
+    return row ? toInfo(row) : null;
+  }
+
+  /** The model's element arrays (fresh buffers), checked for consistency. */
+  arrays(id: number): ModelArrays {
+    const read = <D extends 'f32' | 'f64' | 'i32' | 'u32'>(name: string, dtype: D) => {
+      const a = this.arrayStore.readArray(id, name, dtype);
+      if (!a) throw new ApiError('internal', `model ${id}: array ${name} is missing`);
+      return a;
+    };
+    const arrays: ModelArrays = {
+      groundPositions: read('groundPositions', 'f32'),
+      groundPHit: read('groundPHit', 'f32'),
+      groundBlock: read('groundBlock', 'i32'),
+      groundHits: read('groundHits', 'u32'),
+      groundMisses: read('groundMisses', 'u32'),
+      ellipsoidMeans: read('ellipsoidMeans', 'f64'),
+      ellipsoidCovariances: read('ellipsoidCovariances', 'f64'),
+      ellipsoidPHit: read('ellipsoidPHit', 'f32'),
+      ellipsoidBlock: read('ellipsoidBlock', 'i32'),
+      ellipsoidPoints: read('ellipsoidPoints', 'u32'),
+      ellipsoidHits: read('ellipsoidHits', 'u32'),
+      ellipsoidMisses: read('ellipsoidMisses', 'u32'),
+      voxelMeans: read('voxelMeans', 'f64'),
+      voxelCovariances: read('voxelCovariances', 'f64'),
+      voxelPermeability: read('voxelPermeability', 'f32'),
+      voxelBlock: read('voxelBlock', 'i32'),
+      voxelPoints: read('voxelPoints', 'u32'),
+      voxelEnds: read('voxelEnds', 'u32'),
+      voxelPasses: read('voxelPasses', 'u32'),
+    };
+    try {
+      checkModelArrays(arrays);
+    } catch (e) {
+      throw new ApiError('internal', `model ${id}: ${(e as Error).message}`);
+    }
+    return arrays;
+  }
+
+  /** The sensor's path while logging (poses world ← sensor, 7 each); empty when not stored. */
+  trail(id: number): Float64Array {
+    return this.arrayStore.readArray(id, TRAIL, 'f64') ?? new Float64Array(0);
+  }
+
+  delete(id: number): boolean {
+    return this.stmts.delete.run(id).changes > 0;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * A fitted model as a geo-specific scene (SceneData) the simulator runs: per block one ground
+ * primitive, one ellipsoid primitive and one voxel primitive, each placed once at the identity
+ * (the instance tree then culls whole blocks a ray never comes near — the thesis's "local set
+ * of elements around a query ray").
+ *
+ * Which kinds go in depends on the use: the hybrid mode simulates ground + ellipsoids, the voxel
+ * mode the voxel Gaussians (seed 000 models everything with voxels), physics and mesh modes see
+ * only the ground triangles (as surfaces); the ray replay of fitting takes all three at once.
+ */
+import { SceneBuilder } from '../scene/scene-builder';
+import type { SceneData } from '../scene/scene-data';
+import { ElementKind } from '../scene/scene-query';
+import { SiteClass } from '../site/classes';
+import type { ModelArrays, ModelScalars } from './model';
+
+export interface ModelSceneKinds {
+  ground: boolean;
+  ellipsoids: boolean;
+  voxels: boolean;
+}
+
+/** The element kinds a simulation mode uses of a fitted model. */
+export function kindsForMode(mode: 'hybrid' | 'voxel' | 'physics' | 'mesh'): ModelSceneKinds {
+  if (mode === 'hybrid') return { ground: true, ellipsoids: true, voxels: false };
+  if (mode === 'voxel') return { ground: false, ellipsoids: false, voxels: true };
+  return { ground: true, ellipsoids: false, voxels: false };
+}
+
+/** Per primitive of the built scene: its element kind, block and the model index of its first element. */
+export interface PrimitiveRef {
+  kind: ElementKind;
+  block: number;
+  offset: number;
+}
+
+export interface ModelScene {
+  data: SceneData;
+  primitives: PrimitiveRef[];
+}
+
+type Elements = Pick<ModelArrays,
+  'groundPositions' | 'groundPHit' | 'groundBlock' | 'ellipsoidMeans' | 'ellipsoidCovariances' | 'ellipsoidPHit' | 'ellipsoidBlock' |
+  'voxelMeans' | 'voxelCovariances' | 'voxelPermeability' | 'voxelBlock'>;
+
+/** Index ranges [start, end) of equal consecutive values of a block array (arrays are sorted by block). */
+function blockRuns(block: Int32Array): { block: number; start: number; end: number }[] {
+  const out: { block: number; start: number; end: number }[] = [];
+  let s = 0;
+  for (let i = 1; i <= block.length; i++) {
+    if (i === block.length || block[i] !== block[s]) {
+      out.push({ block: block[s]!, start: s, end: i });
+      s = i;
+    }
+  }
+  return out;
+}
+
+export function buildModelScene(model: Elements, scalars: ModelScalars, kinds: ModelSceneKinds, opts: { shared?: boolean } = {}): ModelScene {
+  const b = new SceneBuilder();
+  const primitives: PrimitiveRef[] = [];
+  const place = (prim: number, ref: PrimitiveRef, classId: number) => {
+    primitives[prim] = ref;
+    b.addInstance(prim, undefined, 0, classId);
+  };
+  if (kinds.ground) {
+    for (const r of blockRuns(model.groundBlock)) {
+      const prim = b.addGround(model.groundPositions.subarray(9 * r.start, 9 * r.end), model.groundPHit.subarray(r.start, r.end), scalars.groundVariance);
+      place(prim, { kind: ElementKind.Ground, block: r.block, offset: r.start }, SiteClass.ground);
+    }
+  }
+  if (kinds.ellipsoids) {
+    for (const r of blockRuns(model.ellipsoidBlock)) {
+      const prim = b.addEllipsoids(
+        model.ellipsoidMeans.subarray(3 * r.start, 3 * r.end),
+        model.ellipsoidCovariances.subarray(6 * r.start, 6 * r.end),
+        model.ellipsoidPHit.subarray(r.start, r.end),
+      );
+      place(prim, { kind: ElementKind.Ellipsoid, block: r.block, offset: r.start }, SiteClass.unknown);
+    }
+  }
+  if (kinds.voxels) {
+    for (const r of blockRuns(model.voxelBlock)) {
+      const prim = b.addVoxels(
+        model.voxelMeans.subarray(3 * r.start, 3 * r.end),
+        model.voxelCovariances.subarray(6 * r.start, 6 * r.end),
+        model.voxelPermeability.subarray(r.start, r.end),
+      );
+      place(prim, { kind: ElementKind.Voxel, block: r.block, offset: r.start }, SiteClass.unknown);
+    }
+  }
+  const data = b.build({ shared: opts.shared ?? false, mahalanobisThreshold: scalars.mahalanobisThreshold, voxelTau: scalars.voxelTau });
+  return { data, primitives };
+}
