@@ -45,20 +45,6 @@ export interface ModelScalars {
   voxelTau: number;
 }
 
-export function modelCounts(a: Pick<ModelArrays, 'groundPHit' | 'ellipsoidPHit' | 'voxelPermeability'>): { triangles: number; ellipsoids: number; voxels: number } {
-  return { triangles: a.groundPHit.length, ellipsoids: a.ellipsoidPHit.length, voxels: a.voxelPermeability.length };
-}
-
-/** Every buffer of the arrays (for a transfer list). */
-export function modelBuffers(a: ModelArrays): ArrayBuffer[] {
-  const out: ArrayBuffer[] = [];
-  for (const name of MODEL_ARRAY_NAMES) {
-    const b = a[name].buffer;
-    if (b instanceof ArrayBuffer && !out.includes(b)) out.push(b);
-  }
-  return out;
-}
-
 /** Checks the arrays agree with each other (a stored model read back, or one built in a test). */
 export function checkModelArrays(a: ModelArrays): void {
   const t = a.groundPHit.length, e = a.ellipsoidPHit.length, v = a.voxelPermeability.length;
