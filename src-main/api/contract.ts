@@ -45,7 +45,15 @@ export type JobState = (typeof JOB_STATES)[number];
 export const COLOR_MODES = ['height', 'intensity', 'class', 'time', 'ring'] as const;
 export type ColorMode = (typeof COLOR_MODES)[number];
 
-export const SIMULATION_MODES = ['hybrid', 'voxel', 'physics', 'mesh'] as const;
+/** The engine's modes over a scene or a fitted model (src-worker/simulate/types.ts). */
+export const SCENE_SIMULATION_MODES = ['hybrid', 'voxel', 'physics', 'mesh'] as const;
+export type SceneSimulationMode = (typeof SCENE_SIMULATION_MODES)[number];
+/**
+ * Every simulator a run can come from: a scene mode, or `neighbour` — thesis 004 §4.3.2's
+ * baseline, which replays a training drive log (simulate.start's `neighbourLogId`) instead of
+ * simulating a scene.
+ */
+export const SIMULATION_MODES = [...SCENE_SIMULATION_MODES, 'neighbour'] as const;
 export const SimulationMode = z.enum(SIMULATION_MODES);
 export type SimulationMode = z.infer<typeof SimulationMode>;
 
@@ -189,6 +197,38 @@ export const StudyDefinition = z
   .strict();
 export type StudyDefinition = z.output<typeof StudyDefinition>;
 
+/**
+ * Options of an evaluation (METHODS §6; src-worker/evaluate/observation-metrics.ts, which holds
+ * the defaults): ray and packet pairing, the point-cloud samples, and the static-scan histograms.
+ */
+export const EvaluationParams = z
+  .object({
+    /** Largest angle between paired rays (default 0.2°). */
+    directionToleranceDeg: z.number().min(0.01).max(10).optional(),
+    /** 'time' (default): packets paired by time; 'index': the k-th with the k-th. */
+    packetPairing: z.enum(['time', 'index']).optional(),
+    /** Largest time difference of paired packets (default 2.5e-4 s). */
+    timeToleranceS: z.number().min(0).max(60).optional(),
+    /** Seconds added to the run's times (default: the first packets coincide). */
+    timeOffsetS: z.number().finite().min(-1e7).max(1e7).optional(),
+    /** Point-cloud error samples per side: nearest-neighbour targets (default 10⁶) and queries (default 2·10⁵). */
+    targetCap: z.number().int().min(1_000).max(10_000_000).optional(),
+    queryCap: z.number().int().min(100).max(10_000_000).optional(),
+    /** false: skip the second pass over a cloud above targetCap (the error is then a sample estimate, biased up). */
+    exactPointCloud: z.boolean().optional(),
+    seed: Seed.optional(),
+    /** Both logs count as standing still within these of the real log's first pose (defaults 0.05 m, 0.5°). */
+    staticTranslationM: z.number().min(0).max(10).optional(),
+    staticRotationDeg: z.number().min(0).max(45).optional(),
+    /** Static-scan histogram bins (defaults 0.5°, 0.5°, 0.05 m up to 200 m). */
+    azimuthBinDeg: z.number().min(0.01).max(45).optional(),
+    elevationBinDeg: z.number().min(0.01).max(45).optional(),
+    rangeBinM: z.number().min(0.001).max(10).optional(),
+    maxRangeM: z.number().min(1).max(10_000).optional(),
+  })
+  .strict();
+export type EvaluationParams = z.output<typeof EvaluationParams>;
+
 // ---------- request schemas, one per method ----------
 
 const empty = z.object({}).strict();
@@ -245,6 +285,14 @@ export const requestSchemas = {
     .strict(),
   'scenes.list': empty,
   'scenes.delete': z.object({ id: Id }).strict(),
+  /**
+   * A stored scene in display form (the Scenes page's 3D view): its instances walked into
+   * world-space triangles and Gaussians with class and object ids, evenly decimated to at most
+   * `budget` triangles and `gaussianBudget` Gaussians (src-worker/scene/scene-preview.ts).
+   */
+  'scenes.preview': z
+    .object({ id: Id, budget: z.number().int().min(0).max(5_000_000).default(300_000), gaussianBudget: z.number().int().min(0).max(1_000_000).default(50_000) })
+    .strict(),
   /** Build a procedural scene in a worker and store it (a job). */
   'scenes.generate': z
     .object({
@@ -263,24 +311,94 @@ export const requestSchemas = {
   /** Simulate a sensor along a trajectory in a scene (a parallel job); the run is stored. */
   'simulate.start': z
     .object({
-      /** A stored scene, or (modelId) a fitted model simulated as a geo-specific scene: give one. */
+      /**
+       * The source, exactly one: a stored scene; a fitted model simulated as a geo-specific
+       * scene (modelId); or a training drive log replayed by the neighbour simulator
+       * (neighbourLogId, mode 'neighbour').
+       */
       sceneId: Id.optional(),
       modelId: Id.optional(),
+      neighbourLogId: Id.optional(),
       profileId: z.string().min(1).max(128),
-      mode: SimulationMode.default('hybrid'),
+      /** Default: 'neighbour' for neighbourLogId, else 'hybrid'. */
+      mode: SimulationMode.optional(),
       seed: Seed.default(1),
       trajectory: TrajectorySpec,
       name: z.string().min(1).max(255).optional(),
       /** Packets per batch (a unit of parallel work); fixed so results do not depend on workers. */
       batchPackets: z.number().int().min(1).max(100_000).default(64),
       rangeSampler: z.enum(['gaussian-point', 'along-ray']).default('along-ray'),
+      /** Range noise σ (m) instead of the profile's, for mesh and physics returns (000 §V-C's mesh baseline: 0.005). */
+      rangeNoiseSigma: z.number().min(0).max(10).optional(),
+      /** Neighbour mode: hits closer than this to the query ray count (d⊥ threshold, m; default 0.1). */
+      neighbourRadius: z.number().positive().max(5).optional(),
+      /**
+       * Neighbour simulator replaying a log along that log's own poses: leave out the hits it
+       * logged within this many seconds of each ray, so it answers from what it saw at other
+       * times instead of copying the ray's own return (a held-out evaluation; 0 = off).
+       */
+      neighbourLeaveOutS: z.number().min(0).max(3600).optional(),
     })
     .strict()
-    .refine((r) => (r.sceneId === undefined) !== (r.modelId === undefined), { error: 'give either sceneId or modelId' }),
+    .refine((r) => [r.sceneId, r.modelId, r.neighbourLogId].filter((v) => v !== undefined).length === 1, { error: 'give one of sceneId, modelId or neighbourLogId' })
+    .refine((r) => (r.mode === 'neighbour') === (r.neighbourLogId !== undefined) || (r.mode === undefined && r.neighbourLogId !== undefined), {
+      error: "mode 'neighbour' replays a drive log: it goes with neighbourLogId, and neighbourLogId with it",
+    })
+    .refine((r) => r.neighbourRadius === undefined || r.neighbourLogId !== undefined, { error: 'neighbourRadius applies to the neighbour simulator (neighbourLogId) only' })
+    .refine((r) => r.neighbourLeaveOutS === undefined || r.neighbourLogId !== undefined, { error: 'neighbourLeaveOutS applies to the neighbour simulator (neighbourLogId) only' }),
   /** Fitted models (hybrid ground + ellipsoids, and the voxel permeability model) of the project. */
   'models.list': empty,
   'models.get': z.object({ id: Id }).strict(),
   'models.delete': z.object({ id: Id }).strict(),
+  /**
+   * Terrain primitives (METHODS §3): 'hybrid' ones extracted from a fitted model and its log's
+   * labelled segments, 'mesh' ones generated procedurally (the baseline). `get` adds the
+   * elements in the primitive frame (origin at the box's base centre, x along its length).
+   */
+  'primitives.list': empty,
+  'primitives.get': z.object({ id: Id }).strict(),
+  'primitives.delete': z.object({ ids: z.array(Id).min(1).max(100_000) }).strict(),
+  /**
+   * Extract primitives from a fitted model (a job): segments of its source log labelled by an
+   * annotation (default: the log's own) or, with `autoSegment` or no annotation, by Euclidean
+   * clustering with a size-based class proposal; shrub patches split into `patchCell` cells.
+   */
+  'primitives.extract': z
+    .object({
+      modelId: Id,
+      annotationId: Id.optional(),
+      autoSegment: z.boolean().default(false),
+      patchCell: z.number().min(0.5).max(20).default(2),
+    })
+    .strict(),
+  /**
+   * Generate the mesh-primitive baseline library (procedural trunk + crown trees, shrub blobs):
+   * one mesh per shrub or tree entry of `annotationId`, scaled to its box (as the hybrid
+   * primitives of that annotation are), or `variants` seeded meshes of nominal size per class.
+   */
+  'primitives.generateMesh': z
+    .object({ seed: Seed.default(1), variants: z.number().int().min(1).max(20).default(3), annotationId: Id.optional() })
+    .strict(),
+  /**
+   * Compose a scene from an annotation (a job; METHODS §3): per entry the primitive of its class
+   * (from `library`) with the nearest box extents, placed at its pose; the ground from a fitted
+   * model (`groundModelId`) or flat at `groundZ`. Built for one simulation `mode` (hybrid:
+   * ellipsoids, voxel: voxel Gaussians, mesh/physics: triangles); default hybrid for the hybrid
+   * library, mesh for the mesh one.
+   */
+  'scenes.compose': z
+    .object({
+      annotationId: Id,
+      library: z.enum(['hybrid', 'mesh']).default('hybrid'),
+      mode: SimulationMode.optional(),
+      groundModelId: Id.optional(),
+      groundZ: z.number().finite().optional(),
+      /** Only primitives extracted from these models (default: every primitive of the library). */
+      fromModels: z.array(Id).max(1000).optional(),
+      name: z.string().min(1).max(255).optional(),
+    })
+    .strict()
+    .refine((r) => (r.groundModelId === undefined) !== (r.groundZ === undefined), { error: 'give either groundModelId or groundZ' }),
   /**
    * Fit a model to a drive log (METHODS §1–2): a job whose result names the replay job
    * (`replayJob`); that job's result is a FitResultInfo. `params` overrides θ by name
@@ -292,6 +410,22 @@ export const requestSchemas = {
       name: z.string().min(1).max(255).optional(),
       seed: Seed.default(1),
       params: z.record(z.string(), z.number().finite()).default({}),
+      /**
+       * Tune θ first (METHODS §1 step 5): Nelder–Mead over `params` (default: φ_thresh, clusters
+       * per point, Mahalanobis limit, min points per cluster) on the log's packets in
+       * [startS, startS + seconds), minimising mean packet error + 2(1 − F1) of the slice
+       * re-simulated in its own model; then the fit runs with the best θ. The job chain is
+       * 'fit-tune' (result names `fitJob`) → 'fit' → 'fit-replay'.
+       */
+      tune: z
+        .object({
+          params: z.array(z.string().min(1).max(64)).min(1).max(12).optional(),
+          seconds: z.number().positive().max(600).default(10),
+          startS: z.number().min(0).default(0),
+          evaluations: z.number().int().min(2).max(500).default(30),
+        })
+        .strict()
+        .optional(),
     })
     .strict(),
   /** Built-in profiles and, with a project open, the project's custom ones. */
@@ -338,6 +472,13 @@ export const requestSchemas = {
     .object({ definition: StudyDefinition.optional(), study: Id.optional() })
     .strict()
     .refine((r) => (r.definition === undefined) !== (r.study === undefined), { error: 'give either definition or study' }),
+  /** Evaluate a run against a real drive log (a job; its result is the metrics and the stored evaluation's id). */
+  'evaluate.start': z.object({ realLogId: Id, runId: Id, params: EvaluationParams.default({}) }).strict(),
+  /** Stored evaluations, newest last; optionally of one run or one log. */
+  'evaluations.list': z.object({ runId: Id.optional(), realLogId: Id.optional() }).strict(),
+  /** One evaluation with its per-packet series. */
+  'evaluations.get': z.object({ id: Id }).strict(),
+  'evaluations.delete': z.object({ id: Id }).strict(),
   'jobs.list': z.object({ limit: z.number().int().min(1).max(1000).default(100) }).strict(),
   'jobs.get': z.object({ id: Id }).strict(),
   'jobs.cancel': z.object({ id: Id }).strict(),
@@ -525,6 +666,79 @@ export interface ModelInfo {
   createdAt: string;
 }
 
+/** A stored terrain primitive (src-worker/primitives/primitive.ts), without its elements. */
+export interface PrimitiveInfo {
+  id: number;
+  /** Class id and its name (the shrub and tree sizes of METHODS §3). */
+  class: number;
+  label: string;
+  /** Box extents [length, width, height] (m). */
+  extents: [number, number, number];
+  /** 'hybrid': extracted from a fitted model; 'mesh': the procedural baseline. */
+  library: 'hybrid' | 'mesh';
+  /** 'object': a whole labelled segment; 'patch-cell': one cell of a shrub patch; 'procedural'. */
+  source: 'object' | 'patch-cell' | 'procedural';
+  modelId: number | null;
+  sourceLogId: number | null;
+  counts: { ellipsoids: number; voxels: number; triangles: number; points: number };
+  /** Provenance: extraction pose, segment / annotation entry id, patch cell, generator seed. */
+  origin: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** A primitive with its elements, in the primitive frame. */
+export interface PrimitiveData extends PrimitiveInfo {
+  ellipsoids: { means: Float64Array; covariances: Float64Array; pHit: Float32Array } | null;
+  voxels: { means: Float64Array; covariances: Float64Array; permeability: Float32Array } | null;
+  triangles: Float32Array | null;
+  reflectance: Float32Array | null;
+  points: Float32Array | null;
+}
+
+/** The result of a primitives.extract job. */
+export interface ExtractResult {
+  model: number;
+  log: number | null;
+  annotation: number | null;
+  /** How segments were labelled. */
+  labels: 'annotation' | 'ground-truth' | 'clustering';
+  segments: number;
+  primitives: number;
+  /** Primitives per class name. */
+  byClass: Record<string, number>;
+  /** Segments skipped, and why (no elements inside the box, too few points …). */
+  skipped: { segment: number; reason: string }[];
+  ids: number[];
+}
+
+/**
+ * A stored scene in display form (src-worker/scene/scene-preview.ts ScenePreview): positions are
+ * relative to `centre` (world), so float32 keeps centimetres far from the origin.
+ */
+export interface ScenePreviewData {
+  centre: [number, number, number];
+  bounds: { min: [number, number, number]; max: [number, number, number] };
+  instances: number;
+  /** 9 floats per triangle; per triangle the placing instance's class and object id, and kind (0 mesh, 1 ground); `total` as placed. */
+  triangles: { positions: Float32Array; classIds: Uint8Array; objectIds: Int32Array; kinds: Uint8Array; total: number };
+  /** μ (3 each) and world Σ (6 each: xx, xy, xz, yy, yz, zz); p_hit (voxels 1 − ρ); kind 2 ellipsoid, 3 voxel; `total` as placed. */
+  gaussians: { means: Float32Array; covariances: Float32Array; pHit: Float32Array; kinds: Uint8Array; classIds: Uint8Array; objectIds: Int32Array; total: number };
+  mahalanobisThreshold: number;
+  voxelTau: number;
+}
+
+/** The result of a scenes.compose job. */
+export interface ComposeResult {
+  scene: number;
+  mode: SimulationMode;
+  entries: number;
+  /** Distinct primitives placed (each stored once, instanced per entry). */
+  primitivesUsed: number;
+  /** Entries given a primitive of another class of the same family, and entries left out. */
+  fallbacks: { entry: number; wanted: string; used: string }[];
+  missing: { entry: number; class: string; reason: string }[];
+}
+
 /** The result of a fit (the 'fit-replay' job's result; `thicket fit --json` prints it). */
 export interface FitResultInfo {
   model: number;
@@ -533,6 +747,22 @@ export interface FitResultInfo {
   voxels: number;
   groundVariance: number;
   /** Wall seconds from fit.start to the stored model. */
+  seconds: number;
+  /** Set when θ was tuned first (the full trace is in the model's report). */
+  tuning?: FitTuningSummary;
+}
+
+/** What tuning found (the model report's `tuning` adds the trace of every evaluation). */
+export interface FitTuningSummary {
+  /** The tuned parameters at their best values. */
+  best: Record<string, number>;
+  /** J = mean packet error + 2(1 − F1) at the best θ, and at the starting θ. */
+  objective: number;
+  startObjective: number;
+  evaluations: number;
+  stopped: 'budget' | 'converged';
+  /** The slice tuned on: packets and their time span (s from the log's start). */
+  slice: { packets: number; from: number; to: number };
   seconds: number;
 }
 
@@ -730,6 +960,94 @@ export interface StudyCostmap {
   cost: Uint8Array;
 }
 
+/** An evaluation's figures (the CLI's `thicket evaluate --json` prints the first six and a few more). */
+export interface EvaluationMetrics {
+  /** Packets paired and evaluated. */
+  packets: number;
+  /** Mean over packets with ≥ 1 true hit of their mean ‖y − ŷ‖ (m, 004 eq. 4.3); null when none has one. */
+  packetError: number | null;
+  precision: number | null;
+  recall: number | null;
+  f1: number | null;
+  /** ½ (mean sim→real + real→sim nearest-point distance) (m, 004 eq. 4.9); null when one side has no hit. */
+  pointCloudError: number | null;
+  /** Mean ‖y − ŷ‖ over every true hit (ray-weighted, m). */
+  rayError: number | null;
+  packetsWithTrueHits: number;
+  trueHits: number;
+  falseHits: number;
+  falseMisses: number;
+  trueMisses: number;
+  pairedRays: number;
+  /** Rays of paired packets without a partner of the same direction. */
+  unpairedRays: { real: number; sim: number };
+  /** Packets without a partner in time, and their rays. */
+  unpairedPackets: { real: number; sim: number; realRays: number; simRays: number };
+  packetsPairedByIndex: number;
+  realPackets: number;
+  simPackets: number;
+  timeOffsetS: number;
+  /** The point-cloud error's parts and sample sizes (hits seen, nearest-neighbour targets kept, queries). */
+  pointCloud: {
+    /** True when every nearest distance is to the whole other cloud (a cloud above targetCap is read twice). */
+    exact: boolean;
+    error: number;
+    simToReal: number;
+    realToSim: number;
+    realPoints: number;
+    simPoints: number;
+    realTargets: number;
+    simTargets: number;
+    realQueries: number;
+    simQueries: number;
+  } | null;
+  /** When both logs stand still: range-histogram distances (000 Table I; 004 §3.4.3). */
+  staticScan: {
+    bhattacharyya: number | null;
+    histogramMatch: number | null;
+    bearings: number;
+    oneSidedBearings: number;
+    realRays: number;
+    simRays: number;
+    bins: { azimuthBinDeg: number; elevationBinDeg: number; rangeBinM: number; maxRangeM: number };
+  } | null;
+  /** Wall seconds the evaluation took. */
+  seconds: number;
+}
+
+export interface EvaluationInfo {
+  id: number;
+  realLogId: number;
+  runId: number;
+  /** Names at the time of listing (null if the row is gone). */
+  realLogName: string | null;
+  runName: string | null;
+  /** The options as used, defaults included. */
+  params: Record<string, unknown>;
+  metrics: EvaluationMetrics;
+  jobId: number | null;
+  createdAt: string;
+}
+
+/** Per paired packet, in order along the drive. */
+export interface EvaluationSeries {
+  realPacket: Uint32Array;
+  simPacket: Uint32Array;
+  /** Real packet time (s since the log's start). */
+  time: Float64Array;
+  /** Distance the real sensor has travelled (m). */
+  distance: Float64Array;
+  /** Mean ‖y − ŷ‖ over the packet's true hits (m); NaN when it has none. */
+  error: Float32Array;
+  trueHits: Uint32Array;
+  falseHits: Uint32Array;
+  falseMisses: Uint32Array;
+}
+
+export interface EvaluationData extends EvaluationInfo {
+  perPacket: EvaluationSeries;
+}
+
 export interface Responses {
   'app.info': AppInfo;
   'project.create': ProjectInfo;
@@ -747,6 +1065,7 @@ export interface Responses {
   'export.start': { job: JobInfo };
   'scenes.list': SceneInfo[];
   'scenes.delete': { deleted: boolean };
+  'scenes.preview': ScenePreviewData;
   'scenes.generate': { job: JobInfo };
   'runs.list': RunInfo[];
   'runs.get': RunInfo;
@@ -757,6 +1076,12 @@ export interface Responses {
   'models.list': ModelInfo[];
   'models.get': ModelInfo;
   'models.delete': { deleted: boolean };
+  'primitives.list': PrimitiveInfo[];
+  'primitives.get': PrimitiveData;
+  'primitives.delete': { deleted: number };
+  'primitives.extract': { job: JobInfo };
+  'primitives.generateMesh': { primitives: PrimitiveInfo[] };
+  'scenes.compose': { job: JobInfo };
   'fit.start': { job: JobInfo };
   'profiles.list': ProfileSummary[];
   'profiles.get': SensorProfileData;
@@ -775,6 +1100,10 @@ export interface Responses {
   'studies.costmap': StudyCostmap;
   'studies.report': { html: string };
   'study.start': { job: JobInfo; study: StudyInfo };
+  'evaluate.start': { job: JobInfo };
+  'evaluations.list': EvaluationInfo[];
+  'evaluations.get': EvaluationData;
+  'evaluations.delete': { deleted: boolean };
   'jobs.list': JobInfo[];
   'jobs.get': JobInfo;
   'jobs.cancel': JobInfo;

@@ -27,8 +27,32 @@ const OPTIONS = {
   trail: { type: 'boolean', default: false },
   'batch-packets': { type: 'string' },
   'range-sampler': { type: 'string' },
+  // the baselines (004 §4.3.2): the neighbour simulator's log and d⊥, the mesh baseline's σ
+  'neighbour-log': { type: 'string' },
+  'neighbour-radius': { type: 'string' },
+  'neighbour-leave-out': { type: 'string' },
+  'range-noise': { type: 'string' },
+  // tuning θ before a fit
+  tune: { type: 'boolean', default: false },
+  'tune-params': { type: 'string' },
+  'tune-seconds': { type: 'string' },
+  'tune-start': { type: 'string' },
+  'tune-evaluations': { type: 'string' },
+  // evaluation: a real drive log against a simulation run
+  real: { type: 'string' },
+  sim: { type: 'string' },
+  // primitives and composed scenes
+  annotation: { type: 'string' },
+  auto: { type: 'boolean', default: false },
+  'patch-cell': { type: 'string' },
+  variants: { type: 'string' },
+  library: { type: 'string' },
+  'ground-model': { type: 'string' },
+  'ground-z': { type: 'string' },
+  'from-models': { type: 'string' },
   // demo
   small: { type: 'boolean', default: false },
+  'no-experiment': { type: 'boolean', default: false },
   // validations and benchmarks
   samples: { type: 'string' },
   triangles: { type: 'string' },

@@ -20,6 +20,8 @@ import { demoCommand } from './commands/demo';
 import { exportCommand } from './commands/export';
 import { studyCommand } from './commands/study';
 import { fitCommand } from './commands/fit';
+import { evaluateCommand } from './commands/evaluate';
+import { primitivesCommand } from './commands/primitives';
 
 type Command = (services: AppServices, args: CommonArgs, progress: ProgressReporter) => Promise<CommandOutput>;
 
@@ -35,6 +37,8 @@ const COMMANDS: Record<string, Command> = {
   export: exportCommand,
   study: studyCommand,
   fit: fitCommand,
+  evaluate: evaluateCommand,
+  primitives: primitivesCommand,
 };
 
 export async function runCli(argv: string[]): Promise<number> {

@@ -3,22 +3,51 @@ export const USAGE = `thicket — off-road lidar simulation, headless
 Usage:
   thicket project create --project FILE [--json]
   thicket project info   --project FILE [--json]
-  thicket demo           --project FILE [--seed N] [--small] [--json]
+  thicket demo           --project FILE [--seed N] [--small] [--no-experiment] [--json]
                          the demo project: reference site (scene + ground truth), training and
-                         test drives of an HDL-32E (drive logs); the file is created when absent
+                         test drives of an HDL-32E (drive logs); the file is created when absent;
+                         then the thesis's Table 4.3 experiment (fit, primitives, test scenes,
+                         hybrid/voxel/mesh/neighbour simulators, evaluation): the JSON adds "table"
   thicket import FILE    --project FILE [--format F] [--profile ID] [--calibration FILE] [--poses FILE]
                          [--no-misses] [--name NAME] [--json]
                          F: velodyne-pcap ouster-pcap ros2-db3 mcap kitti-bin pcd ply las
   thicket scene generate --project FILE [--kind offroad|hybrid-strip|cylinder-stand|rod-bench]
                          [--seed N] [--param key=value ...] [--name NAME] [--json]
   thicket scene list     --project FILE [--json]
+  thicket scene compose  --project FILE --annotation A [--library hybrid|mesh] [--mode M]
+                         (--ground-model M | --ground-z Z) [--from-models 1,2] [--name NAME] [--json]
+                         a scene from an annotation: per entry the primitive of its class with the
+                         nearest box, placed at its pose; prints {scene, mode, entries, primitivesUsed,
+                         fallbacks, missing}
+  thicket primitives extract --project FILE --model M [--annotation A | --auto] [--patch-cell 2] [--json]
+                         primitives from a fitted model's log: segments labelled by an annotation
+                         (default the log's own) or by clustering (--auto), elements moved to each
+                         object's frame; prints {primitives, segments, labels, byClass, skipped, ids}
+  thicket primitives mesh --project FILE [--annotation A] [--seed N] [--variants N] [--json]
+                         the mesh baseline library (trunk + crown trees, shrub blobs)
+  thicket primitives list --project FILE [--json]
   thicket fit            --project FILE --log L [--seed N] [--param key=value ...] [--name NAME] [--json]
                          fit a hybrid model (ground triangles + ellipsoids) and the voxel model to a
                          drive log; prints {model, ellipsoids, triangles, voxels, groundVariance, seconds}
+                         --tune first tunes θ with Nelder–Mead on a slice of the log (J = mean packet
+                         error + 2(1 − F1)): [--tune-params a,b] [--tune-seconds 10] [--tune-start 0]
+                         [--tune-evaluations 30]; the result adds {tuning}
   thicket fit list       --project FILE [--json]
-  thicket simulate       --project FILE (--scene S | --model M) --profile ID [--mode hybrid|voxel|physics|mesh]
+  thicket simulate       --project FILE (--scene S | --model M | --neighbour-log L) --profile ID [--mode hybrid|voxel|physics|mesh]
                          [--seed N] [--seconds T] [--trail [--speed V] | --speed V --start x,y,z --heading DEG | --poses-from LOG]
-                         [--batch-packets N] [--range-sampler along-ray|gaussian-point] [--workers N] [--json]
+                         [--batch-packets N] [--range-sampler along-ray|gaussian-point] [--range-noise SIGMA_M]
+                         [--neighbour-radius M] [--neighbour-leave-out S] [--workers N] [--json]
+                         --neighbour-log: the neighbour simulator (replays log L's hits; d⊥ < M, default 0.1;
+                         --neighbour-leave-out S: not the hits logged within S s of the ray, to replay L
+                         along its own poses held out);
+                         --range-noise: σ of mesh/physics range noise (the mesh baseline: 0.005)
+  thicket evaluate       --project FILE --real LOG --sim RUN [--param key=value ...] [--workers N] [--json]
+                         a simulation run against a real drive log (packets paired by time, rays by
+                         direction); prints {packets, packetError, precision, recall, f1, pointCloudError,
+                         evaluation, unpairedRays, unpairedPackets, seconds}, and for static scans
+                         {bhattacharyya, histogramMatch}; --param: directionToleranceDeg, timeToleranceS,
+                         timeOffsetS, targetCap, queryCap, seed, rangeBinM, azimuthBinDeg, …
+  thicket evaluate list  --project FILE [--json]
   thicket study          --project FILE --scene S --profiles lms291,vlp16,hdl32e,hdl64e [--mounts FILE]
                          [--seconds T] [--loop closed|open] [--mode physics|hybrid] [--seed N]
                          [--start x,y] [--goal x,y] [--report FILE.html] [--workers N] [--json]

@@ -34,6 +34,8 @@ import { runHandlers } from './handlers/run-handlers';
 import { demoHandlers } from './handlers/demo-handlers';
 import { studyHandlers } from './handlers/study-handlers';
 import { fitHandlers } from './handlers/fit-handlers';
+import { primitiveHandlers } from './handlers/primitive-handlers';
+import { evaluationHandlers } from './handlers/evaluation-handlers';
 import { formatZodError } from './validation';
 import { version } from './version';
 
@@ -85,6 +87,8 @@ export class AppServices implements ApiHost, ServiceContext {
       ...demoHandlers(this),
       ...studyHandlers(this),
       ...fitHandlers(this),
+      ...primitiveHandlers(this),
+      ...evaluationHandlers(this),
     };
   }
 

@@ -1,5 +1,7 @@
 /**
- * Fitting a model to a drive log (METHODS §1–2; src-worker/fit/), as two jobs on the pool:
+ * Fitting a model to a drive log (METHODS §1–2; src-worker/fit/), as two jobs on the pool —
+ * three when θ is tuned first ('fit-tune': src-worker/fit/tuning.ts on a slice of the log, whose
+ * success starts the fit with the best θ and whose result names it as `fitJob`):
  *
  *  1. 'fit' (one task, fit-model stage 'elements'): cloud, segmentation, ground mesh,
  *     ellipsoids, voxels, and the replay scene in shared memory. On success it submits …
@@ -15,7 +17,7 @@
  * are fixed by the log's size, never by the worker count, and the replay counts are integers
  * (σ²_ground's sum is added in batch order): a model is the same whatever the pool's size.
  */
-import { ApiError, type FitResultInfo, type JobInfo, type ParsedRequest, type SimulationMode } from '../api/contract';
+import { ApiError, type FitResultInfo, type FitTuningSummary, type JobInfo, type ParsedRequest, type SceneSimulationMode } from '../api/contract';
 import type { RunningJob } from '../jobs/job-runner';
 import type { ServiceContext } from './app-services';
 import type { ProjectSession } from './project-session';
@@ -29,6 +31,11 @@ import type { FitModelInput, FitModelSummary } from '../../src-worker/tasks/fit-
 import { buildModelScene, kindsForMode } from '../../src-worker/fit/model-scene';
 import type { SceneData } from '../../src-worker/scene/scene-data';
 import { POSE_STRIDE } from '../../src-worker/formats/packets';
+import { slicePacketsByTime } from '../../src-worker/formats/chunk-slice';
+import { tuningBoxes, type TuneResult } from '../../src-worker/fit/tuning';
+import type { BoxParameter } from '../../src-worker/fit/nelder-mead';
+import type { SensorProfile } from '../../src-worker/sensors/profile';
+import type { TuneModelInput } from '../../src-worker/tasks/tune-model';
 
 /** At most this many replay batches (and at least REPLAY_MIN_PACKETS packets each). */
 export const REPLAY_BATCHES = 16;
@@ -45,24 +52,97 @@ export function startFit(ctx: ServiceContext, req: ParsedRequest<'fit.start'>): 
     throw new ApiError('bad_input', (e as Error).message);
   }
   if (log.hits === 0) throw new ApiError('bad_input', `drive log ${log.id} (${log.name}) has no hits (${log.misses} misses): there is nothing to fit`);
-  let profileMaxRange = 0;
+  let profile: SensorProfile | null = null;
   if (log.profileId) {
     try {
-      profileMaxRange = resolveProfileForUse(session.store, log.profileId).range.max;
+      profile = resolveProfileForUse(session.store, log.profileId);
     } catch {
-      profileMaxRange = 0; // an unknown profile: the farthest return bounds the misses instead
+      profile = null; // an unknown profile: the farthest return bounds the misses instead
     }
   }
-  const t0 = performance.now();
+  const name = req.name ?? `Model of ${log.name}`;
+  const plan: FitPlan = { logId: log.id, logName: log.name, name, seed: req.seed, params, requested: req.params, profileMaxRange: profile?.range.max ?? 0, t0: performance.now() };
+  if (req.tune) return startTuning(ctx, session, plan, req.tune, profile);
+  return startElements(ctx, session, plan, null);
+}
+
+interface FitPlan {
+  logId: number;
+  logName: string;
+  name: string;
+  seed: number;
+  params: FitParams;
+  /** θ overrides as requested (the job's params). */
+  requested: Record<string, number>;
+  profileMaxRange: number;
+  t0: number;
+}
+
+/** What tuning found, carried into the stored model's report and the fit's result. */
+type TuningOutcome = FitTuningSummary & { trace: TuneResult['trace']; names: string[] };
+
+/**
+ * Job 'fit-tune': one tune-model task on the log's slice; its success starts the fit with the
+ * best θ. The slice is read here (a few seconds of packets) and shared with the worker.
+ */
+function startTuning(ctx: ServiceContext, session: ProjectSession, plan: FitPlan, tune: NonNullable<ParsedRequest<'fit.start'>['tune']>, profile: SensorProfile | null): RunningJob {
+  if (!profile) throw new ApiError('bad_input', `tuning simulates the log's sensor: drive log ${plan.logId} (${plan.logName}) has no usable sensor profile`);
+  let boxes: BoxParameter[];
+  try {
+    boxes = tuningBoxes(tune.params);
+  } catch (e) {
+    throw new ApiError('bad_input', (e as Error).message);
+  }
+  const first = firstPacketTime(session, plan.logId);
+  const from = first + tune.startS, to = from + tune.seconds;
+  const slice = slicePacketsByTime(session.store.logs.chunks(plan.logId), from, to);
+  const packets = slice.reduce((a, c) => a + c.packetCount, 0);
+  if (packets === 0) throw new ApiError('bad_input', `drive log ${plan.logId} has no packets between ${tune.startS} s and ${tune.startS + tune.seconds} s from its start`);
+  if (tune.evaluations < boxes.length + 1) throw new ApiError('bad_input', `tuning ${boxes.length} parameters needs at least ${boxes.length + 1} evaluations (got ${tune.evaluations})`);
+  const input: TuneModelInput = { chunks: toShared(slice), params: plan.params, boxes, seed: plan.seed, profile, maxEvaluations: tune.evaluations };
+  return session.runner.submit({
+    kind: 'fit-tune',
+    params: { logId: plan.logId, seed: plan.seed, params: plan.requested, name: plan.name, tune },
+    task: 'tune-model',
+    input,
+    onSuccess: (output) => {
+      const r = output as TuneResult;
+      const outcome: TuningOutcome = {
+        best: r.best,
+        objective: r.objective,
+        startObjective: r.startObjective,
+        evaluations: r.trace.length,
+        stopped: r.stopped,
+        slice: { packets, from: from - first, to: to - first },
+        seconds: Math.round((performance.now() - plan.t0) / 10) / 100,
+        trace: r.trace,
+        names: boxes.map((b) => b.name),
+      };
+      const fit = startElements(ctx, session, { ...plan, params: r.params }, outcome);
+      return { fitJob: fit.job.id, tuning: summaryOf(outcome) };
+    },
+  });
+}
+
+function summaryOf(t: TuningOutcome): FitTuningSummary {
+  return { best: t.best, objective: t.objective, startObjective: t.startObjective, evaluations: t.evaluations, stopped: t.stopped, slice: t.slice, seconds: t.seconds };
+}
+
+function firstPacketTime(session: ProjectSession, logId: number): number {
+  for (const c of session.store.logs.chunks(logId)) if (c.packetCount > 0) return c.packetTime[0]!;
+  return 0;
+}
+
+/** Job 'fit': steps 1–5 on the pool; its success starts the replay job. */
+function startElements(ctx: ServiceContext, session: ProjectSession, plan: FitPlan, tuning: TuningOutcome | null): RunningJob {
   // Read once into shared memory: the elements stage and every replay batch read these bytes.
   const chunks: FitLogChunk[] = [];
-  for (const c of session.store.logs.chunks(log.id)) chunks.push(toShared(toFitChunk(c)));
-  const name = req.name ?? `Model of ${log.name}`;
-  const input: FitModelInput = { stage: 'elements', chunks, params, seed: req.seed, profileMaxRange };
+  for (const c of session.store.logs.chunks(plan.logId)) chunks.push(toShared(toFitChunk(c)));
+  const input: FitModelInput = { stage: 'elements', chunks, params: plan.params, seed: plan.seed, profileMaxRange: plan.profileMaxRange };
   let fitted: FittedElements | null = null;
   return session.runner.submit({
     kind: 'fit',
-    params: { logId: log.id, seed: req.seed, params: req.params, name },
+    params: { logId: plan.logId, seed: plan.seed, params: tuning ? { ...plan.requested, ...tuning.best } : plan.requested, name: plan.name },
     task: 'fit-model',
     input,
     onMessage: (m) => {
@@ -70,7 +150,7 @@ export function startFit(ctx: ServiceContext, req: ParsedRequest<'fit.start'>): 
     },
     onSuccess: (output) => {
       if (!fitted) throw new Error('the fit task returned no elements');
-      const replay = startReplay(ctx, session, { logId: log.id, name, seed: req.seed, params, chunks, fitted, t0 });
+      const replay = startReplay(ctx, session, { logId: plan.logId, name: plan.name, seed: plan.seed, params: plan.params, chunks, fitted, t0: plan.t0, tuning });
       const summary = output as FitModelSummary;
       return { replayJob: replay.job.id, rays: summary.rays, ...summary.elements };
     },
@@ -85,6 +165,7 @@ interface ReplayPlan {
   chunks: FitLogChunk[];
   fitted: FittedElements;
   t0: number;
+  tuning: TuningOutcome | null;
 }
 
 /** Fixed batches of packets [first, first + count): at most REPLAY_BATCHES, whatever the pool size. */
@@ -135,7 +216,7 @@ function startReplay(ctx: ServiceContext, session: ProjectSession, plan: ReplayP
           kind: 'hybrid',
           sourceLogId: plan.logId,
           params: { ...plan.params, seed: plan.seed },
-          report: { ...result.report, seconds, scalars: result.scalars },
+          report: { ...result.report, seconds, scalars: result.scalars, ...(plan.tuning ? { tuning: plan.tuning } : {}) },
           jobId: job.id,
         },
         result.arrays,
@@ -149,6 +230,7 @@ function startReplay(ctx: ServiceContext, session: ProjectSession, plan: ReplayP
         voxels: info.counts.voxels,
         groundVariance: result.report.groundVariance,
         seconds: Math.round(seconds * 1000) / 1000,
+        ...(plan.tuning ? { tuning: summaryOf(plan.tuning) } : {}),
       };
       return out as unknown as Record<string, unknown>;
     },
@@ -161,7 +243,7 @@ function startReplay(ctx: ServiceContext, session: ProjectSession, plan: ReplayP
  * voxel mode, the ground triangles (as surfaces) for physics and mesh modes — with the sensor's
  * trail as the scene's, so `--trail` drives the logged path again.
  */
-export function modelScene(session: ProjectSession, id: number, mode: SimulationMode): { data: SceneData; meta: Record<string, unknown>; name: string } {
+export function modelScene(session: ProjectSession, id: number, mode: SceneSimulationMode): { data: SceneData; meta: Record<string, unknown>; name: string } {
   const info = session.store.models.get(id);
   if (!info) throw new ApiError('not_found', `no fitted model ${id} in this project`);
   const arrays = session.store.models.arrays(id);

@@ -5,7 +5,7 @@
  * one chunk keyed by the batch index. Every packet draws from its own random stream (seed,
  * packet index), so the stored run is bit-identical whatever the number of workers.
  */
-import { ApiError, type ParsedRequest } from '../api/contract';
+import { ApiError, type ParsedRequest, type SimulationMode } from '../api/contract';
 import type { RunningJob } from '../jobs/job-runner';
 import type { SimulateBatchInput, SimulateBatchSummary } from '../../src-worker/tasks/simulate-batch';
 import type { SensorProfile } from '../../src-worker/sensors/profile';
@@ -19,6 +19,9 @@ import type { ProjectSession } from './project-session';
 import { buildTrajectory, type Trajectory } from './trajectories';
 import { resolveProfileForUse } from './profiles-service';
 import { packetDurationOf } from '../../src-worker/sensors/scan-pattern';
+import type { NeighbourSource } from '../../src-worker/simulate/types';
+import { DEFAULT_NEIGHBOUR_RADIUS } from '../../src-worker/simulate/neighbour';
+import { neighbourSource } from './neighbour-source';
 
 /** What a simulation needs besides its packet range: the worker-side input of every batch. */
 export type SimulationBase = Omit<SimulateBatchInput, 'firstPacket' | 'packetCount'>;
@@ -57,23 +60,42 @@ export function sumBatches(outputs: readonly SimulateBatchSummary[]): { rays: nu
 
 export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulate.start'>): RunningJob {
   const session = ctx.requireSession();
-  // A stored scene, or a fitted model built into one (fit-service.ts).
-  const scene = req.modelId !== undefined ? modelScene(session, req.modelId, req.mode) : storedScene(session, req.sceneId!);
+  const mode: SimulationMode = req.mode ?? (req.neighbourLogId !== undefined ? 'neighbour' : 'hybrid');
+  // A stored scene, a fitted model built into one (fit-service.ts), or — neighbour mode — a
+  // training log's hits (neighbour-source.ts).
+  let scene: { data: SceneData | null; meta: Record<string, unknown>; name: string };
+  let neighbour: NeighbourSource | null = null;
+  if (req.neighbourLogId !== undefined) {
+    const replay = neighbourSource(session, req.neighbourLogId, req.neighbourRadius ?? DEFAULT_NEIGHBOUR_RADIUS);
+    neighbour = req.neighbourLeaveOutS ? { ...replay.source, leaveOutS: req.neighbourLeaveOutS } : replay.source;
+    scene = { data: null, meta: {}, name: replay.name };
+  } else {
+    if (mode === 'neighbour') throw new ApiError('bad_input', "mode 'neighbour' replays a drive log: give neighbourLogId");
+    scene = req.modelId !== undefined ? modelScene(session, req.modelId, mode) : storedScene(session, req.sceneId!);
+  }
   const profile: SensorProfile = resolveProfileForUse(session.store, req.profileId);
   const trajectory: Trajectory = buildTrajectory(session, req.trajectory, scene.meta);
   const last = trajectory.times[trajectory.times.length - 1]! - trajectory.times[0]!;
   const seconds = req.trajectory.seconds !== undefined ? Math.min(req.trajectory.seconds, last) : last;
   const sharedScene = scene.data;
   const sharedTrajectory = toShared(trajectory);
-  const name = req.name ?? `${profile.name} ${req.mode} in ${scene.name}`;
+  const name = req.name ?? `${profile.name} ${mode} in ${scene.name}`;
   const base: SimulationBase = {
     scene: sharedScene,
+    ...(neighbour ? { neighbour } : {}),
+    ...(req.rangeNoiseSigma !== undefined ? { noiseSigma: req.rangeNoiseSigma } : {}),
     profile,
     trajectory: sharedTrajectory,
     mountOverride: trajectory.sensorPoses ? [0, 0, 0, 0, 0, 0, 1] : null,
-    mode: req.mode,
+    mode,
     seed: req.seed,
     rangeSampler: req.rangeSampler,
+  };
+  // What a run records of its source and overrides besides the scene id.
+  const extra = {
+    ...(req.modelId !== undefined ? { modelId: req.modelId } : {}),
+    ...(neighbour ? { neighbourLogId: req.neighbourLogId, neighbourRadius: neighbour.radius, ...(neighbour.leaveOutS ? { neighbourLeaveOutS: neighbour.leaveOutS } : {}) } : {}),
+    ...(req.rangeNoiseSigma !== undefined ? { rangeNoiseSigma: req.rangeNoiseSigma } : {}),
   };
   const { packets, durationS, tasks } = planSimulation(base, seconds, req.batchPackets);
   const batches = tasks.length;
@@ -82,7 +104,7 @@ export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulat
   let runId = 0;
   const running = session.runner.submit({
     kind: 'simulate',
-    params: { sceneId: req.sceneId ?? null, modelId: req.modelId ?? null, profileId: req.profileId, mode: req.mode, seed: req.seed, packets, batches, trajectory: req.trajectory, name },
+    params: { sceneId: req.sceneId ?? null, modelId: req.modelId ?? null, ...(neighbour ? { neighbourLogId: req.neighbourLogId } : {}), profileId: req.profileId, mode, seed: req.seed, packets, batches, trajectory: req.trajectory, name },
     tasks,
     onMessage: (m, _job, batch) => {
       if (m.type !== 'chunk') return;
@@ -111,10 +133,10 @@ export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulat
     name,
     sceneId: req.sceneId ?? null,
     profileId: req.profileId,
-    mode: req.mode,
+    mode,
     seed: req.seed,
     trajectory: req.trajectory,
-    params: { profile, batchPackets: req.batchPackets, rangeSampler: req.rangeSampler, ...(req.modelId !== undefined ? { modelId: req.modelId } : {}) },
+    params: { profile, batchPackets: req.batchPackets, rangeSampler: req.rangeSampler, ...extra },
     jobId: running.job.id,
   });
   return running;

@@ -22,3 +22,5 @@ export { RunsRepository, type BeginRun, type RunTotals } from './runs-repository
 export { ScenesRepository, type StoredScene } from './scenes-repository';
 export { ProfilesRepository, type StoredProfileRow } from './profiles-repository';
 export { AnnotationsRepository } from './annotations-repository';
+export { EvaluationsRepository, type NewEvaluation } from './evaluations-repository';
+export { PrimitivesRepository } from './primitives-repository';

@@ -12,8 +12,10 @@ import { RunsRepository } from './runs-repository';
 import { ScenesRepository } from './scenes-repository';
 import { ProfilesRepository } from './profiles-repository';
 import { AnnotationsRepository } from './annotations-repository';
+import { PrimitivesRepository } from './primitives-repository';
 import { ModelsRepository } from './models-repository';
 import { StudiesRepository } from './studies-repository';
+import { EvaluationsRepository } from './evaluations-repository';
 import { schemaVersion } from './migrations';
 
 export interface RecoveryReport {
@@ -48,7 +50,9 @@ export class ProjectStore {
   readonly profiles: ProfilesRepository;
   readonly annotations: AnnotationsRepository;
   readonly models: ModelsRepository;
+  readonly primitives: PrimitivesRepository;
   readonly studies: StudiesRepository;
+  readonly evaluations: EvaluationsRepository;
   /** What recover() did when the project was opened. */
   recovery: RecoveryReport = { discardedImports: 0, discardedRuns: 0, interruptedJobs: 0 };
 
@@ -71,7 +75,9 @@ export class ProjectStore {
     this.profiles = new ProfilesRepository(db);
     this.annotations = new AnnotationsRepository(db);
     this.models = new ModelsRepository(db, this.arrays('model_arrays'));
+    this.primitives = new PrimitivesRepository(db, this.arrays('primitive_arrays'));
     this.studies = new StudiesRepository(db);
+    this.evaluations = new EvaluationsRepository(db);
     this.discardRunsStmt = db.prepare<[]>(
       `DELETE FROM runs WHERE status = 'simulating'
          AND (job_id IS NULL OR job_id NOT IN (SELECT id FROM jobs WHERE state IN ('queued', 'running')))`,

@@ -33,8 +33,9 @@ export class Firing {
   /** True when the firing pose equals the packet pose and the origin is the sensor's. */
   aligned = true;
   ring = 0;
-  /** Firing time relative to the packet's time. */
+  /** Firing time relative to the packet's time, and the packet's time on the trajectory clock. */
   time = 0;
+  packetTime = 0;
 
   /** Set the world origin/axis from the sensor-frame values and the pose. */
   place(): void {

@@ -1,6 +1,7 @@
 /**
  * The simulation engine's entry points: simulate packets of a sensor moving through a scene in
- * one of four modes (mesh, physics, hybrid, voxel), writing PacketChunks.
+ * one of four modes (mesh, physics, hybrid, voxel) — or replaying a training log (neighbour) —
+ * writing PacketChunks.
  *
  * Determinism: packet p draws only from `new RandomStream(seed, p)`, in ray order, so any split
  * of the packets into calls or workers gives bit-identical output.
@@ -11,12 +12,14 @@
  * miss (range NaN) or its returns (return numbers 0 and 1 for a dual return).
  */
 import { RandomStream } from '../random/stream';
+import type { SceneQuery } from '../scene/scene-query';
 import { sensorPoseAt, isStationary } from '../geometry/trajectory';
 import type { PacketChunk } from '../formats/packets';
 import { ChunkBuilder } from '../formats/chunk-builder';
 import type { ModeCaster } from './caster';
 import { Firing, ReturnEmitter } from './firing';
 import { MeshCaster } from './mesh';
+import { NeighbourCaster } from './neighbour';
 import { PhysicsCaster } from './physics';
 import type { RangeModel } from './returns';
 import { StochasticCaster } from './stochastic';
@@ -49,12 +52,20 @@ export class Simulator {
       max: profile.range.max,
     };
     if (!(this.range.max > this.range.min)) throw new Error(`simulate: profile range max (${profile.range.max}) must exceed min (${profile.range.min})`);
+    const needScene = (): SceneQuery => {
+      if (!scene) throw new Error(`simulate: ${mode} mode needs a scene`);
+      return scene;
+    };
     switch (mode) {
+      case 'neighbour':
+        if (!ctx.neighbour) throw new Error('simulate: neighbour mode needs a training log index (context.neighbour)');
+        this.caster = new NeighbourCaster(ctx.neighbour.index, this.range, ctx.neighbour.radius, ctx.neighbour.leaveOutS ?? 0);
+        break;
       case 'mesh':
-        this.caster = new MeshCaster(scene, profile, this.range);
+        this.caster = new MeshCaster(needScene(), profile, this.range);
         break;
       case 'physics':
-        this.caster = new PhysicsCaster(scene, profile, this.range, {
+        this.caster = new PhysicsCaster(needScene(), profile, this.range, {
           returnMode: o.returnMode ?? profile.returns.mode,
           signalCutoff: o.signalCutoff ?? profile.returns.signalCutoff,
           stencilScale: o.stencilScale,
@@ -62,7 +73,7 @@ export class Simulator {
         break;
       case 'hybrid':
       case 'voxel':
-        this.caster = new StochasticCaster(scene, profile, this.range, {
+        this.caster = new StochasticCaster(needScene(), profile, this.range, {
           rangeSampler: o.rangeSampler ?? (mode === 'hybrid' ? 'gaussian-point' : 'along-ray'),
           coneSampling: o.coneSampling ?? mode === 'voxel',
           surfaceSigma: sigma,
@@ -120,6 +131,7 @@ export class Simulator {
       f.aligned = aligned;
       f.ring = ring[i] ?? 0;
       f.time = dt;
+      f.packetTime = rays.startTime;
       f.place();
       emitter.beginFiring(f);
       this.caster.fire(f, rng, emitter);

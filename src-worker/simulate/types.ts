@@ -5,6 +5,7 @@
 import type { SceneQuery } from '../scene/scene-query';
 import type { ReturnMode, SensorProfile } from '../sensors/profile';
 import type { Trajectory } from '../geometry/trajectory';
+import type { NeighbourIndexData } from './neighbour-index';
 
 /**
  * - `mesh`: one ray on the beam axis, closest surface, Gaussian range noise (what general-purpose
@@ -12,8 +13,10 @@ import type { Trajectory } from '../geometry/trajectory';
  * - `physics`: 9-ray beam stencil, Lambertian intensity, return processing (003 §3.2).
  * - `hybrid`: ordered elements with Bernoulli pass-through (001 §IV, METHODS §1).
  * - `voxel`: voxel Gaussians with permeability, beam sampled inside its divergence cone (000 §IV).
+ * - `neighbour`: no scene; replays a training log's hits (004 §4.3.2's baseline, neighbour.ts):
+ *   needs `SimulationContext.neighbour`.
  */
-export type SimulationMode = 'mesh' | 'physics' | 'hybrid' | 'voxel';
+export type SimulationMode = 'mesh' | 'physics' | 'hybrid' | 'voxel' | 'neighbour';
 
 /**
  * How a hit on an ellipsoid / voxel Gaussian becomes a return:
@@ -62,8 +65,22 @@ export interface SimulationOptions {
   signalCutoff?: number;
 }
 
+/** What the neighbour mode replays: a training log's hit index and the perpendicular threshold d⊥ (m). */
+export interface NeighbourSource {
+  index: NeighbourIndexData;
+  radius: number;
+  /**
+   * Leave out training hits logged within this many seconds of the query ray (trajectory clock =
+   * the log's clock from its first packet, as a 'log' trajectory has): 0 = use every hit.
+   */
+  leaveOutS?: number;
+}
+
 export interface SimulationContext {
-  scene: SceneQuery;
+  /** The scene; null only in neighbour mode, which has none. */
+  scene: SceneQuery | null;
+  /** Neighbour mode's training log. */
+  neighbour?: NeighbourSource | null;
   profile: SensorProfile;
   rays: PacketRaySource;
   /** World ← vehicle over time; the sensor pose is this ∘ profile.mount. */

@@ -10,6 +10,10 @@ import { benchEngineTask } from './bench-engine';
 import { referenceSiteTask } from './reference-site';
 import { fitModelTask } from './fit-model';
 import { studyRunTask } from './study-run';
+import { evaluateRunTask } from './evaluate-run';
+import { tuneModelTask } from './tune-model';
+import { extractPrimitivesTask } from './extract-primitives';
+import { composeSceneTask } from './compose-scene';
 
 export const TASKS = {
   'import-log': importLog,
@@ -24,6 +28,10 @@ export const TASKS = {
   'reference-site': referenceSiteTask,
   'fit-model': fitModelTask,
   'study-run': studyRunTask,
+  'evaluate-run': evaluateRunTask,
+  'tune-model': tuneModelTask,
+  'extract-primitives': extractPrimitivesTask,
+  'compose-scene': composeSceneTask,
 } as const;
 
 export type TaskName = keyof typeof TASKS;

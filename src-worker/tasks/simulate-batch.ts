@@ -1,8 +1,9 @@
 /**
  * One batch of a simulation run: packets [firstPacket, firstPacket + packetCount) of a drive,
  * returned as ONE chunk (stored under the batch index, so the run's layout never depends on the
- * number of workers). The scene arrives in SharedArrayBuffers; its query object and the sensor's
- * revolution pattern are cached per worker, so later batches of the same run skip both.
+ * number of workers). The scene (or, in neighbour mode, the training log's hit index) arrives in
+ * SharedArrayBuffers; the scene's query object and the sensor's revolution pattern are cached
+ * per worker, so later batches of the same run skip both.
  */
 import type { TaskContext } from './task-context';
 import type { SceneData } from '../scene/scene-data';
@@ -11,11 +12,17 @@ import type { SensorProfile } from '../sensors/profile';
 import { revolutionPattern, packetRays, type ScanPattern } from '../sensors/scan-pattern';
 import { Simulator, ChunkBuilder, newSimulationStats } from '../simulate';
 import type { RangeSampler, SimulationMode } from '../simulate';
+import type { NeighbourSource } from '../simulate/types';
 import { createTrajectory } from '../geometry/trajectory';
 import { chunkBuffers } from '../formats/packets';
 
 export interface SimulateBatchInput {
-  scene: SceneData;
+  /** The scene (shared memory); null in neighbour mode, which replays `neighbour` instead. */
+  scene: SceneData | null;
+  /** Neighbour mode: the training log's hit index (shared memory) and the threshold d⊥ (m). */
+  neighbour?: NeighbourSource | null;
+  /** Range noise σ (m) instead of the profile's (mesh/physics returns; 000 §V-C's baseline: 0.005). */
+  noiseSigma?: number;
   profile: SensorProfile;
   /** World ← vehicle (or ← sensor when `mountOverride` is the identity) samples. */
   trajectory: { times: Float64Array; poses: Float64Array };
@@ -62,14 +69,15 @@ function patternFor(profile: SensorProfile): ScanPattern {
 export function simulateBatch(input: SimulateBatchInput, ctx: TaskContext): SimulateBatchSummary {
   const pattern = patternFor(input.profile);
   const sim = new Simulator({
-    scene: queryFor(input.scene),
+    scene: input.scene ? queryFor(input.scene) : null,
+    neighbour: input.neighbour ?? null,
     profile: input.profile,
     rays: (p) => packetRays(pattern, p),
     trajectory: createTrajectory(input.trajectory.times, input.trajectory.poses),
     mount: input.mountOverride,
     seed: input.seed,
     mode: input.mode,
-    options: { rangeSampler: input.rangeSampler },
+    options: { rangeSampler: input.rangeSampler, ...(input.noiseSigma !== undefined ? { noiseSigma: input.noiseSigma } : {}) },
   });
   const stats = newSimulationStats();
   const writer = new ChunkBuilder(input.firstPacket);

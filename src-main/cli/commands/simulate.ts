@@ -10,13 +10,22 @@ export async function simulateCommand(services: AppServices, args: CommonArgs, p
   const v = args.values;
   const sceneId = intFlag(v, 'scene', 1);
   const modelId = intFlag(v, 'model', 1);
-  if (sceneId === undefined && modelId === undefined) {
-    throw new CliError('--scene S is required (a scene id: `thicket scene list`), or --model M (a fitted model: `thicket fit list`)', 2);
+  const neighbourLogId = intFlag(v, 'neighbour-log', 1);
+  const sources = [sceneId, modelId, neighbourLogId].filter((s) => s !== undefined).length;
+  if (sources === 0) {
+    throw new CliError('--scene S is required (a scene id: `thicket scene list`), or --model M (a fitted model: `thicket fit list`), or --neighbour-log L (a drive log to replay)', 2);
   }
-  if (sceneId !== undefined && modelId !== undefined) throw new CliError('give --scene S or --model M, not both', 2);
+  if (sources > 1) throw new CliError('give one of --scene S, --model M or --neighbour-log L', 2);
   if (!v.profile) throw new CliError('--profile ID is required (e.g. vlp16, hdl32e, hdl64e, lms291: `thicket profile list`)', 2);
-  const mode = v.mode ?? 'hybrid';
+  // The neighbour simulator is its own mode: --neighbour-log implies it.
+  const mode = v.mode ?? (neighbourLogId !== undefined ? 'neighbour' : 'hybrid');
   if (!(SIMULATION_MODES as readonly string[]).includes(mode)) throw new CliError(`--mode: unknown mode "${mode}" (known: ${SIMULATION_MODES.join(', ')})`, 2);
+  if ((mode === 'neighbour') !== (neighbourLogId !== undefined)) throw new CliError('--mode neighbour goes with --neighbour-log L (and --neighbour-log with it)', 2);
+  const neighbourRadius = numberFlag(v, 'neighbour-radius', 1e-3, 5);
+  if (neighbourRadius !== undefined && neighbourLogId === undefined) throw new CliError('--neighbour-radius applies to --neighbour-log only', 2);
+  const neighbourLeaveOutS = numberFlag(v, 'neighbour-leave-out', 0, 3600);
+  if (neighbourLeaveOutS !== undefined && neighbourLogId === undefined) throw new CliError('--neighbour-leave-out applies to --neighbour-log only', 2);
+  const rangeNoiseSigma = numberFlag(v, 'range-noise', 0, 10);
   const seconds = numberFlag(v, 'seconds', 1e-6, 3600);
   const posesFrom = intFlag(v, 'poses-from', 1);
   let trajectory: TrajectorySpec;
@@ -36,7 +45,10 @@ export async function simulateCommand(services: AppServices, args: CommonArgs, p
   if (sampler !== undefined && sampler !== 'gaussian-point' && sampler !== 'along-ray') throw new CliError(`--range-sampler: expected gaussian-point or along-ray, got "${sampler}"`, 2);
   await services.call('project.open', { path: requireProject(args) });
   const { job } = await services.call('simulate.start', {
-    ...(sceneId !== undefined ? { sceneId } : { modelId }),
+    ...(sceneId !== undefined ? { sceneId } : modelId !== undefined ? { modelId } : { neighbourLogId }),
+    ...(neighbourRadius !== undefined ? { neighbourRadius } : {}),
+    ...(neighbourLeaveOutS !== undefined ? { neighbourLeaveOutS } : {}),
+    ...(rangeNoiseSigma !== undefined ? { rangeNoiseSigma } : {}),
     profileId: v.profile,
     mode: mode as SimulationMode,
     seed: intFlag(v, 'seed') ?? 1,

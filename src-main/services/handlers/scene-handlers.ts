@@ -1,8 +1,10 @@
 import { ApiError } from '../../api/contract';
 import type { Handlers, ServiceContext } from '../app-services';
 import { startSceneGeneration } from '../scene-generation';
+import { scenePreview } from '../../../src-worker/scene/scene-preview';
+import type { SceneData } from '../../../src-worker/scene/scene-data';
 
-type SceneMethods = 'scenes.list' | 'scenes.delete' | 'scenes.generate';
+type SceneMethods = 'scenes.list' | 'scenes.delete' | 'scenes.generate' | 'scenes.preview';
 
 export function sceneHandlers(ctx: ServiceContext): Pick<Handlers, SceneMethods> {
   return {
@@ -14,5 +16,12 @@ export function sceneHandlers(ctx: ServiceContext): Pick<Handlers, SceneMethods>
       return { deleted };
     },
     'scenes.generate': (req) => ({ job: startSceneGeneration(ctx.requireSession(), ctx.events, req).job }),
+    // In the host: one pass over the placed elements (≈ 10 ms per 100 k triangles), no job needed.
+    'scenes.preview': ({ id, budget, gaussianBudget }) => {
+      const scene = ctx.requireSession().store.scenes.get(id);
+      if (!scene) throw new ApiError('not_found', `no scene ${id} in this project`);
+      if (scene.data.format !== 'thicket-scene/1') throw new ApiError('bad_input', `scene ${id} (${scene.info.name}) is not a thicket-scene/1 scene: it cannot be shown`);
+      return scenePreview(scene.data as unknown as SceneData, { maxTriangles: budget, maxGaussians: gaussianBudget });
+    },
   };
 }

@@ -3,7 +3,7 @@
  * the generator's kind-specific parameters, the requests the two forms send, and the
  * display of scene metadata, trajectories and hit ratios.
  */
-import { SCENE_KINDS, SIMULATION_MODES } from '../../../src-main/api/contract';
+import { SCENE_KINDS, SCENE_SIMULATION_MODES } from '../../../src-main/api/contract';
 import type { ProfileSummary, Request, RunInfo, SceneKind, SimulationMode } from '../../../src-main/api/contract';
 import { formatCompact, formatCount, formatDuration, formatMetres } from '../../format';
 import type { Legend } from '../../viewport/cloud-colors';
@@ -95,7 +95,8 @@ export function generateRequest(kind: SceneKind, seed: number, name: string, par
 
 // ---------- simulation ----------
 
-export const MODE_OPTIONS: { value: SimulationMode; label: string; hint: string }[] = SIMULATION_MODES.map((m) => ({
+// Scene modes only: the neighbour simulator replays a drive log, not a scene (simulate.start's neighbourLogId).
+export const MODE_OPTIONS: { value: SimulationMode; label: string; hint: string }[] = SCENE_SIMULATION_MODES.map((m) => ({
   value: m,
   label: m,
   hint: {

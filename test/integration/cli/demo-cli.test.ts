@@ -32,7 +32,7 @@ describe('thicket demo --small', () => {
 
   beforeAll(async () => {
     // The project file does not exist yet: the command creates it.
-    const r = runCli(['demo', '--project', project, '--small', '--seed', '5', '--json'], env);
+    const r = runCli(['demo', '--project', project, '--small', '--seed', '5', '--no-experiment', '--json'], env);
     stderr = r.stderr;
     expect(r.status, r.stderr).toBe(0);
     result = r.json as DemoResult;

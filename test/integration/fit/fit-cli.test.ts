@@ -27,7 +27,7 @@ describe('thicket fit on the small demo', () => {
   let stderr = '';
 
   beforeAll(() => {
-    const d = runCli(['demo', '--project', project, '--small', '--json'], env);
+    const d = runCli(['demo', '--project', project, '--small', '--no-experiment', '--json'], env);
     expect(d.status, d.stderr).toBe(0);
     demo = d.json as typeof demo;
     const f = runCli(['fit', '--project', project, '--log', String(demo.logs[0]!.log), '--json'], env);
@@ -92,7 +92,7 @@ describe('thicket fit on the small demo', () => {
     expect(vox.status, vox.stderr).toBe(0);
     expect((vox.json as { hits: number }).hits).toBeGreaterThan(1_000);
     expect(runCli(['simulate', '--project', project, '--model', '9', '--profile', 'hdl32e', '--trail'], env).stderr).toContain('no fitted model 9');
-    expect(runCli(['simulate', '--project', project, '--model', '1', '--scene', '1', '--profile', 'hdl32e', '--trail'], env).stderr).toContain('not both');
+    expect(runCli(['simulate', '--project', project, '--model', '1', '--scene', '1', '--profile', 'hdl32e', '--trail'], env).stderr).toContain('give one of --scene S, --model M or --neighbour-log L');
   });
 
   it('is the same model with 1 or 2 workers, and refuses bad input clearly', async () => {

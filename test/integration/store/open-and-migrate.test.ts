@@ -6,7 +6,7 @@ import { SCHEMA_VERSION, THICKET_APPLICATION_ID, openProject } from '../../../sr
 import { tempDir } from './helpers';
 
 const EXPECTED_TABLES = [
-  'annotations', 'drive_logs', 'evaluations', 'jobs', 'log_arrays', 'log_chunks', 'model_arrays', 'models',
+  'annotations', 'drive_logs', 'evaluation_arrays', 'evaluations', 'jobs', 'log_arrays', 'log_chunks', 'model_arrays', 'models',
   'primitive_arrays', 'primitives', 'run_chunks', 'runs', 'scene_arrays', 'scenes', 'segments', 'sensor_profiles', 'studies',
   'study_run_arrays', 'study_runs',
 ];

@@ -12,7 +12,7 @@ let scene = 0;
 afterAll(() => tmp.cleanup());
 
 beforeAll(() => {
-  const r = runCli(['demo', '--project', project, '--small', '--seed', '2', '--json', '--quiet'], env);
+  const r = runCli(['demo', '--project', project, '--small', '--seed', '2', '--no-experiment', '--json', '--quiet'], env);
   expect(r.status, r.stderr).toBe(0);
   scene = (r.json as { site: { scene: number } }).site.scene;
 }, 120_000);

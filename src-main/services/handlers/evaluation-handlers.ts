@@ -1,0 +1,19 @@
+import { ApiError } from '../../api/contract';
+import type { Handlers, ServiceContext } from '../app-services';
+import { evaluationData, startEvaluation } from '../evaluation-service';
+
+type EvaluationMethods = 'evaluate.start' | 'evaluations.list' | 'evaluations.get' | 'evaluations.delete';
+
+export function evaluationHandlers(ctx: ServiceContext): Pick<Handlers, EvaluationMethods> {
+  return {
+    'evaluate.start': (req) => ({ job: startEvaluation(ctx, req).job }),
+    'evaluations.list': (req) => ctx.requireSession().store.evaluations.list(req),
+    'evaluations.get': ({ id }) => evaluationData(ctx.requireSession(), id),
+    'evaluations.delete': ({ id }) => {
+      const store = ctx.requireSession().store;
+      if (!store.evaluations.delete(id)) throw new ApiError('not_found', `no evaluation ${id} in this project`);
+      ctx.events.emit({ type: 'project', entity: 'evaluations', id });
+      return { deleted: true };
+    },
+  };
+}

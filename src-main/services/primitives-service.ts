@@ -1,0 +1,188 @@
+/**
+ * Primitives and composed scenes (METHODS §3; src-worker/primitives):
+ *
+ *  - extraction (job 'extract-primitives'): a fitted model's log thinned into a cloud, its
+ *    non-ground points split into labelled segments — by an annotation (default: the log's own;
+ *    the rays' object ids where the log has them) or by clustering when there is none (the
+ *    clusters are then stored as the log's annotation "Auto segments", so the log is labelled) —
+ *    and every segment's elements stored as a primitive, all in one transaction;
+ *  - the mesh baseline library, generated in the host (milliseconds) and stored likewise;
+ *  - composition (job 'compose-scene'): an annotation's entries filled with the library's
+ *    primitives of the nearest extents, on a fitted model's ground or a flat one; the built
+ *    scene is stored like a generated one and simulated with `simulate.start {sceneId}`.
+ */
+import { ApiError, type AnnotationEntry, type ComposeResult, type ExtractResult, type ParsedRequest, type PrimitiveInfo, type SimulationMode } from '../api/contract';
+import type { RunningJob } from '../jobs/job-runner';
+import type { ServiceContext } from './app-services';
+import { toShared } from './scene-store';
+import { FIT_PARAM_DEFAULTS } from '../../src-worker/fit/params';
+import type { ExtractPrimitivesInput, ExtractPrimitivesOutput } from '../../src-worker/tasks/extract-primitives';
+import { countByClass } from '../../src-worker/tasks/extract-primitives';
+import type { ComposeSceneInput, ComposeSceneOutput } from '../../src-worker/tasks/compose-scene';
+import { meshLibrary, meshLibraryFor } from '../../src-worker/primitives/mesh-library';
+import type { ComposeMode, Primitive } from '../../src-worker/primitives/primitive';
+import { referenceClassName } from '../../src-worker/site/reference-classes';
+
+export function startExtraction(ctx: ServiceContext, req: ParsedRequest<'primitives.extract'>): RunningJob {
+  const session = ctx.requireSession();
+  const { store } = session;
+  const model = store.models.get(req.modelId);
+  if (!model) throw new ApiError('not_found', `no fitted model ${req.modelId} in this project`);
+  const logId = model.sourceLogId;
+  if (logId === null || !store.logs.get(logId)) throw new ApiError('bad_input', `fitted model ${model.id} (${model.name}) no longer has its drive log: primitives are cut from the log's points`);
+  let annotationId: number | null = null;
+  let entries: AnnotationEntry[] | null = null;
+  if (!req.autoSegment) {
+    annotationId = req.annotationId ?? store.annotations.list(logId)[0]?.id ?? null;
+    if (annotationId !== null) {
+      const a = store.annotations.read(annotationId);
+      if (!a) throw new ApiError('not_found', `no annotation ${annotationId} in this project`);
+      entries = a.entries;
+    }
+  }
+  const arrays = store.models.arrays(model.id);
+  const chunks = [];
+  for (const c of store.logs.chunks(logId)) {
+    chunks.push(toShared({ packetCount: c.packetCount, packetPose: c.packetPose, rayStart: c.rayStart, rayDir: c.rayDir, rayRange: c.rayRange, rayObject: c.rayObject, rayClass: c.rayClass }));
+  }
+  const input: ExtractPrimitivesInput = {
+    chunks,
+    model: {
+      groundPositions: arrays.groundPositions,
+      ellipsoidMeans: arrays.ellipsoidMeans,
+      ellipsoidCovariances: arrays.ellipsoidCovariances,
+      ellipsoidPHit: arrays.ellipsoidPHit,
+      voxelMeans: arrays.voxelMeans,
+      voxelCovariances: arrays.voxelCovariances,
+      voxelPermeability: arrays.voxelPermeability,
+    },
+    entries,
+    patchCell: req.patchCell,
+  };
+  return session.runner.submit({
+    kind: 'extract-primitives',
+    params: { modelId: model.id, logId, annotationId, autoSegment: req.autoSegment, patchCell: req.patchCell },
+    task: 'extract-primitives',
+    input,
+    onSuccess: (output) => {
+      const out = output as ExtractPrimitivesOutput;
+      if (out.primitives.length === 0) {
+        throw new Error(`no primitive could be extracted (${out.segments} segments; ${out.skipped.map((s) => `segment ${s.segment}: ${s.reason}`).slice(0, 5).join('; ') || 'no shrub or tree segment in the log'})`);
+      }
+      // Stored in one transaction with the auto labels, so a failure leaves neither.
+      const { infos, autoAnnotation } = store.transaction(() => {
+        const autoAnnotation = out.autoEntries
+          ? store.annotations.create(`Auto segments of ${store.logs.get(logId)!.name}`, logId, out.autoEntries.map((e) => ({ ...e, label: e.label })) as AnnotationEntry[]).id
+          : null;
+        const infos = store.primitives.createMany(
+          out.primitives.map((p) => ({ primitive: p, library: 'hybrid' as const, modelId: model.id, sourceLogId: logId, origin: { annotationId: annotationId ?? autoAnnotation } })),
+        );
+        return { infos, autoAnnotation };
+      });
+      ctx.events.emit({ type: 'project', entity: 'primitives', id: infos[0]!.id });
+      if (autoAnnotation !== null) ctx.events.emit({ type: 'project', entity: 'annotations', id: autoAnnotation });
+      const result: ExtractResult = {
+        model: model.id,
+        log: logId,
+        annotation: annotationId ?? autoAnnotation,
+        labels: out.labels,
+        segments: out.segments,
+        primitives: infos.length,
+        byClass: countByClass(out.primitives),
+        skipped: out.skipped,
+        ids: infos.map((i) => i.id),
+      };
+      return result as unknown as Record<string, unknown>;
+    },
+  });
+}
+
+/** The mesh baseline library, stored (one transaction). */
+export function generateMeshLibrary(ctx: ServiceContext, req: ParsedRequest<'primitives.generateMesh'>): { primitives: PrimitiveInfo[] } {
+  const session = ctx.requireSession();
+  let prims: Primitive[];
+  if (req.annotationId !== undefined) {
+    const a = session.store.annotations.read(req.annotationId);
+    if (!a) throw new ApiError('not_found', `no annotation ${req.annotationId} in this project`);
+    prims = meshLibraryFor(a.entries.map((e) => ({ class: e.class, extents: e.box.size })), { seed: req.seed, idBase: 1 });
+    if (prims.length === 0) throw new ApiError('bad_input', `annotation ${a.id} (${a.name}) has no shrub or tree entries to size meshes from`);
+  } else {
+    prims = meshLibrary({ seed: req.seed, variantsPerClass: req.variants });
+  }
+  const infos = session.store.primitives.createMany(
+    prims.map((p) => ({ primitive: p, library: 'mesh' as const, modelId: null, sourceLogId: null, origin: { seed: req.seed, ...(req.annotationId !== undefined ? { annotationId: req.annotationId } : {}) } })),
+  );
+  ctx.events.emit({ type: 'project', entity: 'primitives', id: infos[0]!.id });
+  return { primitives: infos };
+}
+
+export function startComposition(ctx: ServiceContext, req: ParsedRequest<'scenes.compose'>): RunningJob {
+  const session = ctx.requireSession();
+  const { store } = session;
+  const annotation = store.annotations.read(req.annotationId);
+  if (!annotation) throw new ApiError('not_found', `no annotation ${req.annotationId} in this project`);
+  const requested: SimulationMode = req.mode ?? (req.library === 'mesh' ? 'mesh' : 'hybrid');
+  if (requested === 'neighbour') throw new ApiError('bad_input', 'the neighbour simulator replays a drive log, not a scene: simulate it with simulate.start {neighbourLogId}');
+  const mode: ComposeMode = requested;
+  if (req.library === 'mesh' && (mode === 'hybrid' || mode === 'voxel')) throw new ApiError('bad_input', `mesh primitives have only triangles: compose them for mesh or physics mode, not ${mode}`);
+  if (req.library === 'hybrid' && (mode === 'mesh' || mode === 'physics')) throw new ApiError('bad_input', `hybrid primitives have no triangles: compose them for hybrid or voxel mode, not ${mode}`);
+  const fromModels = req.fromModels ? new Set(req.fromModels) : null;
+  const infos = store.primitives.list().filter((p) => p.library === req.library && (!fromModels || (p.modelId !== null && fromModels.has(p.modelId))));
+  if (infos.length === 0) {
+    throw new ApiError('bad_input', `no ${req.library} primitives${fromModels ? ` from models ${[...fromModels].join(', ')}` : ''} in this project: ${req.library === 'mesh' ? 'generate the mesh library' : 'extract primitives from a fitted model'} first`);
+  }
+  const library = infos.map((i) => store.primitives.primitive(i.id)!);
+  let ground: ComposeSceneInput['ground'];
+  let scalars: { mahalanobisThreshold: number; voxelTau: number } = { mahalanobisThreshold: FIT_PARAM_DEFAULTS.mahalanobisThreshold, voxelTau: FIT_PARAM_DEFAULTS.voxelTau };
+  if (req.groundModelId !== undefined) {
+    const m = store.models.get(req.groundModelId);
+    if (!m) throw new ApiError('not_found', `no fitted model ${req.groundModelId} in this project`);
+    const a = store.models.arrays(m.id);
+    ground = { kind: 'model', model: { groundPositions: a.groundPositions, groundPHit: a.groundPHit, voxelMeans: a.voxelMeans, voxelCovariances: a.voxelCovariances, voxelPermeability: a.voxelPermeability }, variance: m.groundVariance };
+    const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : d);
+    scalars = { mahalanobisThreshold: num(m.params.mahalanobisThreshold, scalars.mahalanobisThreshold), voxelTau: num(m.params.voxelTau, scalars.voxelTau) };
+  } else {
+    ground = { kind: 'flat', z: req.groundZ!, marginM: 20 };
+  }
+  // The hybrid primitives' own θ (the model they were fitted in) decides how near a ray meets
+  // an ellipsoid or a voxel Gaussian; it overrides the ground model's.
+  const sourceModel = infos.find((i) => i.modelId !== null)?.modelId ?? null;
+  const m = req.library === 'hybrid' && sourceModel !== null ? store.models.get(sourceModel) : null;
+  if (m) {
+    if (typeof m.params.mahalanobisThreshold === 'number') scalars.mahalanobisThreshold = m.params.mahalanobisThreshold;
+    if (typeof m.params.voxelTau === 'number') scalars.voxelTau = m.params.voxelTau;
+  }
+  const input: ComposeSceneInput = { entries: annotation.entries, library, mode, ground, ...scalars };
+  const name = req.name ?? `${annotation.name} from ${req.library} primitives (${mode})`;
+  return session.runner.submit({
+    kind: 'compose-scene',
+    params: { annotationId: annotation.id, library: req.library, mode, groundModelId: req.groundModelId ?? null, groundZ: req.groundZ ?? null, name },
+    task: 'compose-scene',
+    input,
+    onSuccess: (output) => {
+      const out = output as ComposeSceneOutput;
+      const label = (c: number) => referenceClassName(c);
+      const meta = {
+        kind: 'composed',
+        mode,
+        library: req.library,
+        annotation: annotation.id,
+        groundModel: req.groundModelId ?? null,
+        counts: out.counts,
+        bounds: out.bounds,
+        placements: out.plan.placements.map((p) => ({ entry: p.entryId, primitive: p.primitiveId, fallback: p.fallback, ...(p.cell ? { cell: p.cell } : {}) })),
+      };
+      const info = store.scenes.create(name, meta, out.data as unknown as Record<string, unknown>);
+      ctx.events.emit({ type: 'project', entity: 'scenes', id: info.id });
+      const result: ComposeResult = {
+        scene: info.id,
+        mode,
+        entries: out.counts.entries,
+        primitivesUsed: out.counts.uniquePrimitives,
+        fallbacks: out.plan.fallbacks.map((f) => ({ entry: f.entryId, wanted: label(f.from), used: label(f.to) })),
+        missing: out.plan.skipped.map((s) => ({ entry: s.entryId, class: label(s.class), reason: s.reason })),
+      };
+      return result as unknown as Record<string, unknown>;
+    },
+  });
+}

@@ -1,0 +1,171 @@
+/**
+ * Terrain primitives (src-worker/primitives/primitive.ts): a row per primitive (class name,
+ * box extents, the model and log it came from, and a `source` JSON with the class id, library,
+ * kind, counts and provenance) and its element arrays in primitive_arrays, each under a fixed
+ * name. A batch of primitives (one extraction, one generated library) is written in one
+ * transaction: all of them or none.
+ */
+import type Database from 'better-sqlite3';
+import { ApiError, type PrimitiveData, type PrimitiveInfo } from '../api/contract';
+import type { ArrayStore } from './array-store';
+import { checkPrimitive, primitiveCounts, type Primitive, type PrimitiveSource } from '../../src-worker/primitives/primitive';
+import { referenceClassName } from '../../src-worker/site/reference-classes';
+
+interface PrimitiveRow {
+  id: number;
+  class: string;
+  extents: string;
+  model_id: number | null;
+  source_log_id: number | null;
+  source: string;
+  created_at: string;
+}
+
+/** What the `source` JSON column holds. */
+interface SourceJson {
+  classId: number;
+  library: 'hybrid' | 'mesh';
+  kind: PrimitiveSource;
+  counts: PrimitiveInfo['counts'];
+  origin: Record<string, unknown>;
+}
+
+export interface NewPrimitive {
+  primitive: Primitive;
+  library: 'hybrid' | 'mesh';
+  modelId: number | null;
+  sourceLogId: number | null;
+  /** Extra provenance kept with the primitive's origin (annotation id, generator seed …). */
+  origin?: Record<string, unknown>;
+}
+
+const COLUMNS = 'id, class, extents, model_id, source_log_id, source, created_at';
+
+/** Array names in primitive_arrays. */
+const A = {
+  ellipsoidMeans: 'ellipsoids.means',
+  ellipsoidCovariances: 'ellipsoids.covariances',
+  ellipsoidPHit: 'ellipsoids.pHit',
+  voxelMeans: 'voxels.means',
+  voxelCovariances: 'voxels.covariances',
+  voxelPermeability: 'voxels.permeability',
+  triangles: 'triangles',
+  reflectance: 'reflectance',
+  points: 'points',
+} as const;
+
+function toInfo(r: PrimitiveRow): PrimitiveInfo {
+  const src = JSON.parse(r.source) as Partial<SourceJson>;
+  return {
+    id: r.id,
+    class: src.classId ?? 0,
+    label: r.class,
+    extents: JSON.parse(r.extents) as [number, number, number],
+    library: src.library ?? 'hybrid',
+    source: src.kind ?? 'object',
+    modelId: r.model_id,
+    sourceLogId: r.source_log_id,
+    counts: src.counts ?? { ellipsoids: 0, voxels: 0, triangles: 0, points: 0 },
+    origin: src.origin ?? {},
+    createdAt: r.created_at,
+  };
+}
+
+export class PrimitivesRepository {
+  private readonly stmts;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly arrays: ArrayStore,
+  ) {
+    this.stmts = {
+      insert: db.prepare<[string, string, number | null, number | null, string]>(
+        `INSERT INTO primitives (class, extents, model_id, source_log_id, source) VALUES (?, ?, ?, ?, ?)`,
+      ),
+      list: db.prepare<[], PrimitiveRow>(`SELECT ${COLUMNS} FROM primitives ORDER BY id`),
+      get: db.prepare<[number], PrimitiveRow>(`SELECT ${COLUMNS} FROM primitives WHERE id = ?`),
+      delete: db.prepare<[number]>(`DELETE FROM primitives WHERE id = ?`),
+    };
+  }
+
+  /** Every primitive of the batch with its arrays, in one transaction; their infos in order. */
+  createMany(batch: readonly NewPrimitive[]): PrimitiveInfo[] {
+    for (const b of batch) checkPrimitive(b.primitive);
+    return this.db.transaction(() =>
+      batch.map((b) => {
+        const p = b.primitive;
+        const source: SourceJson = {
+          classId: p.class,
+          library: b.library,
+          kind: p.source,
+          counts: primitiveCounts(p),
+          origin: { ...(p.origin ?? {}), ...(b.origin ?? {}) },
+        };
+        const id = Number(this.stmts.insert.run(referenceClassName(p.class), JSON.stringify(p.extents), b.modelId, b.sourceLogId, JSON.stringify(source)).lastInsertRowid);
+        const w = (name: string, a: Float32Array | Float64Array | undefined) => {
+          if (a && a.length) this.arrays.writeArray(id, name, a);
+        };
+        w(A.ellipsoidMeans, p.ellipsoids?.means);
+        w(A.ellipsoidCovariances, p.ellipsoids?.covariances);
+        w(A.ellipsoidPHit, p.ellipsoids?.pHit);
+        w(A.voxelMeans, p.voxels?.means);
+        w(A.voxelCovariances, p.voxels?.covariances);
+        w(A.voxelPermeability, p.voxels?.permeability);
+        w(A.triangles, p.triangles);
+        w(A.reflectance, p.reflectance);
+        w(A.points, p.points);
+        return this.get(id)!;
+      }),
+    )();
+  }
+
+  list(): PrimitiveInfo[] {
+    return this.stmts.list.all().map(toInfo);
+  }
+
+  get(id: number): PrimitiveInfo | null {
+    const row = this.stmts.get.get(id);
+    return row ? toInfo(row) : null;
+  }
+
+  /** A primitive with its elements (fresh buffers), as the compute side uses it. */
+  primitive(id: number): Primitive | null {
+    const info = this.get(id);
+    if (!info) return null;
+    const d = this.data(info);
+    const p: Primitive = { id, class: info.class, extents: info.extents, source: info.source };
+    if (d.ellipsoids) p.ellipsoids = d.ellipsoids;
+    if (d.voxels) p.voxels = d.voxels;
+    if (d.triangles) p.triangles = d.triangles;
+    if (d.reflectance) p.reflectance = d.reflectance;
+    if (d.points) p.points = d.points;
+    try {
+      checkPrimitive(p);
+    } catch (e) {
+      throw new ApiError('internal', `stored ${(e as Error).message}`);
+    }
+    return p;
+  }
+
+  /** The info with the element arrays (null where the primitive has none of a kind). */
+  data(info: PrimitiveInfo): PrimitiveData {
+    const id = info.id;
+    const f64 = (name: string) => this.arrays.readArray(id, name, 'f64');
+    const f32 = (name: string) => this.arrays.readArray(id, name, 'f32');
+    const em = f64(A.ellipsoidMeans), ec = f64(A.ellipsoidCovariances), ep = f32(A.ellipsoidPHit);
+    const vm = f64(A.voxelMeans), vc = f64(A.voxelCovariances), vp = f32(A.voxelPermeability);
+    return {
+      ...info,
+      ellipsoids: em && ec && ep ? { means: em, covariances: ec, pHit: ep } : null,
+      voxels: vm && vc && vp ? { means: vm, covariances: vc, permeability: vp } : null,
+      triangles: f32(A.triangles),
+      reflectance: f32(A.reflectance),
+      points: f32(A.points),
+    };
+  }
+
+  /** Deletes the listed primitives (their arrays cascade); how many existed. */
+  deleteMany(ids: readonly number[]): number {
+    return this.db.transaction(() => ids.reduce((n, id) => n + this.stmts.delete.run(id).changes, 0))();
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Sensor studies of the open project: the list, each study's definition and results (the list
+ * shows sensors and metrics, which `studies.list` does not carry, so details are fetched per
+ * study and kept until its state changes), the runs the study page draws (a small cache: a run's
+ * history is MBs), and the actions — start, re-run, delete, report.
+ *
+ * Keeps itself in step with the host: a `studies` or `project` event, or a study job changing
+ * state, reloads the list (live-sync.ts is the app-wide sync; this store subscribes on its own
+ * so that file need not know about studies).
+ */
+import { defineStore } from 'pinia';
+import { computed, ref, shallowRef } from 'vue';
+import type { Request, StudyData, StudyInfo, StudyRunData } from '../../src-main/api/contract';
+import { api } from '../api';
+import { useAppStore } from './app';
+import { startJob } from './scenes';
+
+/** Run histories kept in memory (four panels and a few to switch back to). */
+const RUN_CACHE = 8;
+
+export const useStudiesStore = defineStore('studies', () => {
+  const list = ref<StudyInfo[]>([]);
+  const loading = ref(false);
+  const loaded = ref(false);
+  /** studies.get by id, with the state it was fetched in. */
+  const details = shallowRef(new Map<number, StudyData>());
+  const runs = new Map<string, Promise<StudyRunData>>();
+  let subscribed = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const byId = computed(() => new Map(list.value.map((s) => [s.id, s])));
+
+  function setDetail(d: StudyData): void {
+    const next = new Map(details.value);
+    next.set(d.id, d);
+    details.value = next;
+  }
+
+  async function fetchDetail(id: number): Promise<StudyData | null> {
+    try {
+      const d = await api.call('studies.get', { id });
+      setDetail(d);
+      return d;
+    } catch (e) {
+      // Gone (deleted, or the project closed): the page says so itself.
+      const code = (e as { code?: string }).code;
+      if (code !== 'not_found' && code !== 'no_project') useAppStore().reportError(`Cannot read study ${id}`, e);
+      return null;
+    }
+  }
+
+  async function refresh(): Promise<void> {
+    loading.value = true;
+    try {
+      list.value = await api.call('studies.list', {});
+      loaded.value = true;
+      const ids = new Set(list.value.map((s) => s.id));
+      const kept = new Map([...details.value].filter(([id]) => ids.has(id)));
+      if (kept.size !== details.value.size) details.value = kept;
+      // Details of new studies, and of studies whose state moved (results arrive with 'done').
+      const stale = list.value.filter((s) => details.value.get(s.id)?.state !== s.state || details.value.get(s.id)?.jobId !== s.jobId);
+      for (const s of stale) for (const key of [...runs.keys()]) if (key.startsWith(`${s.id}:`)) runs.delete(key);
+      await Promise.all(stale.map((s) => fetchDetail(s.id)));
+    } catch (e) {
+      if ((e as { code?: string }).code === 'no_project') {
+        list.value = [];
+        details.value = new Map();
+        runs.clear();
+      } else useAppStore().reportError('Cannot list studies', e);
+    } finally {
+      loading.value = false;
+    }
+  }
+
+  const refreshSoon = () => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void refresh();
+    }, 120);
+  };
+
+  /** Listen to host events (once) and load the list. */
+  function start(): void {
+    if (!subscribed) {
+      subscribed = true;
+      api.onEvent((e) => {
+        if (e.type === 'job') {
+          if (e.job.kind === 'study' && !['queued', 'running'].includes(e.job.state)) refreshSoon();
+          else if (e.job.kind === 'study' && list.value.some((s) => s.jobId === e.job.id && s.state !== e.job.state)) refreshSoon();
+          return;
+        }
+        if (e.entity === 'studies' || e.entity === 'project' || e.entity === 'scenes') refreshSoon();
+      });
+    }
+    void refresh();
+  }
+
+  /** A study's definition and results (cached while its state holds). */
+  async function get(id: number): Promise<StudyData | null> {
+    const have = details.value.get(id);
+    const info = byId.value.get(id);
+    if (have && (!info || (info.state === have.state && info.jobId === have.jobId))) return have;
+    return fetchDetail(id);
+  }
+
+  /** One run's history for a panel; the promise is shared and cached (the last RUN_CACHE runs). */
+  function run(id: number, seq: number, cloudBudget: number): Promise<StudyRunData> {
+    const key = `${id}:${seq}:${cloudBudget}`;
+    let p = runs.get(key);
+    if (p) {
+      runs.delete(key);
+      runs.set(key, p); // most recently used last
+      return p;
+    }
+    p = api.call('studies.run', { id, seq, cloudBudget, events: true });
+    runs.set(key, p);
+    p.catch(() => runs.delete(key));
+    while (runs.size > RUN_CACHE) runs.delete(runs.keys().next().value!);
+    return p;
+  }
+
+  async function create(req: Request<'study.start'>): Promise<number | null> {
+    let studyId: number | null = null;
+    const job = await startJob(async () => {
+      const r = await api.call('study.start', req);
+      studyId = r.study.id;
+      return r;
+    }, 'Cannot start the study');
+    if (job) refreshSoon();
+    return job ? studyId : null;
+  }
+
+  /** Run a stored study again (its results are replaced when the job succeeds). */
+  async function rerun(id: number): Promise<boolean> {
+    const job = await startJob(() => api.call('study.start', { study: id }), `Cannot run study ${id}`);
+    if (job) refreshSoon();
+    return job !== null;
+  }
+
+  async function remove(id: number): Promise<boolean> {
+    try {
+      await api.call('studies.delete', { id });
+      list.value = list.value.filter((s) => s.id !== id);
+      const next = new Map(details.value);
+      next.delete(id);
+      details.value = next;
+      for (const key of [...runs.keys()]) if (key.startsWith(`${id}:`)) runs.delete(key);
+      useAppStore().clearError();
+      return true;
+    } catch (e) {
+      useAppStore().reportError('Cannot delete the study', e);
+      return false;
+    }
+  }
+
+  /** The study's self-contained HTML report. */
+  async function report(id: number): Promise<string | null> {
+    try {
+      return (await api.call('studies.report', { id })).html;
+    } catch (e) {
+      useAppStore().reportError('Cannot build the study report', e);
+      return null;
+    }
+  }
+
+  return { list, loading, loaded, details, byId, refresh, start, get, run, create, rerun, remove, report };
+});
