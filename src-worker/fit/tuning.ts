@@ -41,6 +41,12 @@ const OTHER_BOXES: Partial<Record<FitParamName, [number, number, boolean?]>> = {
   maxResidual: [0.1, 2],
   voxelSize: [0.1, 1],
   voxelTau: [1, 4],
+  // The (hit, miss) priors of p_hit (Table 4.1: triangles (1, 2), ellipsoids (0, 1)): they decide
+  // how far a lightly observed element is trusted, which moves recall.
+  groundHitPrior: [0, 20],
+  groundMissPrior: [0.1, 5],
+  ellipsoidHitPrior: [0, 5],
+  ellipsoidMissPrior: [0.1, 5],
 };
 
 /** The search box of each named parameter (the defaults above, else OTHER_BOXES); throws on a name with no box. */
