@@ -369,6 +369,11 @@ export const requestSchemas = {
       annotationId: Id.optional(),
       autoSegment: z.boolean().default(false),
       patchCell: z.number().min(0.5).max(20).default(2),
+      /**
+       * Annotation classes to model (class ids). Default: the four shrub and three tree sizes
+       * (the thesis's classes); add grass (2), rock (10) or fallen log (14) to learn those too.
+       */
+      classes: z.array(z.number().int().min(1).max(255)).min(1).max(64).optional(),
     })
     .strict(),
   /**

@@ -4,8 +4,8 @@
  *
  *   1. fit a model to the training drive, and one to the test drive (whose ground the test
  *      scenes stand on: the thesis built test scenes from the test drive's annotation);
- *   2. extract primitives from the training model with the training drive's annotation, and
- *      the mesh baseline library sized to the same training boxes;
+ *   2. extract primitives from the training model with the training drive's annotation
+ *      (LEARNED_CLASSES), and the mesh baseline library sized to the same training boxes;
  *   3. scenes: training — the training model itself (hybrid, voxel), the training annotation
  *      filled with mesh primitives, the training log (neighbour); test — the test annotation
  *      filled with training primitives only (hybrid, voxel) or mesh primitives (mesh);
@@ -17,6 +17,7 @@
  * Rows come back in a fixed order.
  */
 import { DEMO_PROFILE_ID } from './demo-service';
+import { ReferenceClass, SHRUB_CLASSES, TREE_CLASSES } from '../../src-worker/site/reference-classes';
 import { ApiError, type ComposeResult, type DemoResult, type EvaluationMetrics, type ExtractResult, type FitResultInfo, type JobInfo, type Method, type ParsedRequest, type Response, type SimulationMode } from '../api/contract';
 
 /** What the experiment needs of the services: API calls and waiting for jobs. */
@@ -60,6 +61,14 @@ export function neighbourLeaveOutS(driveSeconds: number): number {
   return Math.min(1, driveSeconds / 5);
 }
 
+/**
+ * What the hybrid library learns from the training drive: the thesis's shrub and tree sizes, and
+ * grass stands, rocks and fallen logs — terrain a lidar sees and a mesh library has no model of
+ * (the baseline's library, like the thesis's TurboSquid one, has trees and shrubs only). Rocks
+ * usually give none: their points fall within the ground surface's clearance.
+ */
+export const LEARNED_CLASSES = [...SHRUB_CLASSES, ...TREE_CLASSES, ReferenceClass.grass, ReferenceClass.rock, ReferenceClass.log] as const;
+
 /** σ of the mesh baseline's range noise (000 §V-C: 5 mm on a planar target). */
 export const MESH_BASELINE_SIGMA = 0.005;
 
@@ -89,7 +98,7 @@ export async function runTable43(host: ExperimentHost, demo: DemoResult, opts: {
   const testModel = await fit(host, test.log, opts.seed, 'Test drive model (ground of the test scenes)');
 
   note('extracting primitives from the training drive…');
-  const extract = (await settle(host, (await host.call('primitives.extract', { modelId: trainModel.model, annotationId: train.annotation })).job)) as unknown as ExtractResult;
+  const extract = (await settle(host, (await host.call('primitives.extract', { modelId: trainModel.model, annotationId: train.annotation, classes: [...LEARNED_CLASSES] })).job)) as unknown as ExtractResult;
   const mesh = await host.call('primitives.generateMesh', { seed: opts.seed, annotationId: train.annotation });
 
   note('composing the scenes…');

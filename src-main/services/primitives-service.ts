@@ -58,10 +58,11 @@ export function startExtraction(ctx: ServiceContext, req: ParsedRequest<'primiti
     },
     entries,
     patchCell: req.patchCell,
+    ...(req.classes ? { classes: req.classes } : {}),
   };
   return session.runner.submit({
     kind: 'extract-primitives',
-    params: { modelId: model.id, logId, annotationId, autoSegment: req.autoSegment, patchCell: req.patchCell },
+    params: { modelId: model.id, logId, annotationId, autoSegment: req.autoSegment, patchCell: req.patchCell, classes: req.classes ?? null },
     task: 'extract-primitives',
     input,
     onSuccess: (output) => {

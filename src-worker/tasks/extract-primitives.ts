@@ -29,6 +29,8 @@ export interface ExtractPrimitivesInput {
   /** Annotation entries to label segments with; null: cluster. */
   entries: EntryLike[] | null;
   patchCell: number;
+  /** Annotation classes to model (default the shrub and tree classes, PRIMITIVE_CLASSES). */
+  classes?: number[];
 }
 
 export interface ExtractPrimitivesOutput {
@@ -65,7 +67,7 @@ export function extractPrimitivesTask(input: ExtractPrimitivesInput, ctx: TaskCo
   let labels: ExtractPrimitivesOutput['labels'];
   let autoEntries: ExtractPrimitivesOutput['autoEntries'] = null;
   if (input.entries) {
-    const r = segmentsFromAnnotation(cloud, input.entries, { nonGround: mask, minPoints: MIN_SEGMENT_POINTS });
+    const r = segmentsFromAnnotation(cloud, input.entries, { nonGround: mask, minPoints: MIN_SEGMENT_POINTS, ...(input.classes ? { classes: input.classes } : {}) });
     segments = r.segments;
     unseen = r.unseen;
     labels = cloud.hasObjectIds ? 'ground-truth' : 'annotation';
