@@ -6,10 +6,6 @@ import { createRouter, createWebHashHistory } from 'vue-router';
 import type { RouteRecordRaw } from 'vue-router';
 import ProjectsView from './views/ProjectsView.vue';
 import DriveLogsView from './views/DriveLogsView.vue';
-import PlannedView from './views/PlannedView.vue';
-
-/** Pages that later issues build; each says in one sentence what it will hold. */
-const planned: { path: string; title: string; holds: string }[] = [];
 
 const routes: RouteRecordRaw[] = [
   { path: '/', redirect: '/projects' },
@@ -23,7 +19,6 @@ const routes: RouteRecordRaw[] = [
   { path: '/evaluation', component: () => import('./views/EvaluationView.vue') },
   { path: '/studies', component: () => import('./views/StudiesView.vue') },
   { path: '/studies/:id(\\d+)', component: () => import('./views/StudyView.vue'), props: (r) => ({ id: Number(r.params.id) }) },
-  ...planned.map((p) => ({ path: p.path, component: PlannedView, props: { title: p.title, holds: p.holds } })),
   { path: '/:pathMatch(.*)*', redirect: '/projects' },
 ];
 
