@@ -49,6 +49,11 @@ export interface BenchEngineResult {
     /** |engine − three| / three on the same rays. */
     hitDifference: number;
     speedup: number;
+    /** Which traversal cast: 'wasm' (the SIMD kernel) or 'js' (runtime without WebAssembly SIMD). */
+    kernel: 'wasm' | 'js';
+    /** The kernel's per-thread copy of the scene (triangles, instances, 4-wide trees) and its set-up time. */
+    kernelMemoryBytes: number;
+    kernelBuildMs: number | null;
     sceneInfo?: BenchPrepared['sceneInfo'];
   };
 }
@@ -113,6 +118,9 @@ export async function benchEngine(opts: BenchEngineOptions, progress: (msg: stri
       engineHitsOnSubsample: single.hitsOnStride,
       hitDifference,
       speedup: round(engineRps / threeRps, 2),
+      kernel: single.kernelBuildMs === null ? 'js' : 'wasm',
+      kernelMemoryBytes: single.kernelMemoryBytes,
+      kernelBuildMs: single.kernelBuildMs === null ? null : round(single.kernelBuildMs, 1),
       ...(prep.sceneInfo ? { sceneInfo: prep.sceneInfo } : {}),
     },
   };

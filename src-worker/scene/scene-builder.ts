@@ -310,6 +310,8 @@ export class SceneBuilder {
       mahalanobisThreshold: threshold,
       voxelTau: tau,
       buildMs: performance.now() - t0,
+      // 52 random bits: a cache key, not an input to any result (so not from the seeded streams).
+      uid: Math.floor(Math.random() * 2 ** 52),
     };
   }
 }

@@ -83,6 +83,13 @@ export interface SceneData {
   voxelTau: number;
   /** Wall-clock milliseconds the build took (all BVHs, copies included). */
   buildMs: number;
+  /**
+   * Identifies this build wherever the object travels: every structured clone of a SceneData (each
+   * task posted to a worker) is a new object, even over the same SharedArrayBuffers, so per-thread
+   * caches of derived structures (the ray kernel's copy) key on this. Random, never reused.
+   * Absent in scenes from before it existed; caches then key on the object.
+   */
+  uid?: number;
 }
 
 const ARRAY_KEYS = ['primInts', 'primFloats', 'triVerts', 'triValues', 'triSource', 'gauss', 'gaussSource', 'nodeBounds', 'nodeLinks', 'instInts', 'instXform', 'tlasRefs', 'bounds'] as const;

@@ -81,6 +81,9 @@ export interface BenchEngineRun {
   seconds: number;
   hitsOnStride: number;
   raysOnStride: number;
+  /** The WebAssembly kernel's copy of the scene on this thread (0 / null: the JS traversal cast). */
+  kernelMemoryBytes: number;
+  kernelBuildMs: number | null;
 }
 
 export interface BenchThreeRun {
@@ -162,7 +165,8 @@ function engine(input: BenchEngineInput, ctx: TaskContext): BenchEngineRun {
   const seconds = (performance.now() - t0) / 1000;
   const first = Math.ceil(input.start / stride) * stride;
   const raysOnStride = input.end > first ? Math.floor((input.end - 1 - first) / stride) + 1 : 0;
-  return { rays: input.end - input.start, hits, seconds, hitsOnStride, raysOnStride };
+  const k = q.surfaceKernel();
+  return { rays: input.end - input.start, hits, seconds, hitsOnStride, raysOnStride, kernelMemoryBytes: k?.memoryBytes ?? 0, kernelBuildMs: k ? k.buildMs : null };
 }
 
 async function three(input: BenchThreeInput, ctx: TaskContext): Promise<BenchThreeRun> {

@@ -1,0 +1,130 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createSceneQuery } from '../../../src-worker/scene/scene-bvh';
+import { SceneBuilder } from '../../../src-worker/scene/scene-builder';
+import { HitI, RayKernel, rayKernelAvailable } from '../../../src-worker/scene/kernel/ray-kernel';
+import { collapseTree, WIDE_NODE_WORDS } from '../../../src-worker/scene/kernel/wide-bvh';
+import { newSurfaceHit } from '../../../src-worker/scene/scene-query';
+import { RandomStream } from '../../../src-worker/random/stream';
+import type { SceneData } from '../../../src-worker/scene/scene-data';
+import { randomPose, randomRays, randomScene, randomTriangles } from './random-scene';
+
+/** Casts every ray with the kernel and with the JS traversal; every field must agree exactly. */
+function compare(data: SceneData, rays: Float64Array, tminOf: (i: number) => number, tmaxOf: (i: number) => number): number {
+  const wasm = createSceneQuery(data, 'auto'), js = createSceneQuery(data, 'js');
+  expect(wasm.surfaceKernel()).not.toBeNull();
+  expect(js.surfaceKernel()).toBeNull();
+  const a = newSurfaceHit(), b = newSurfaceHit();
+  let hits = 0;
+  for (let i = 0; i < rays.length / 6; i++) {
+    const o = 6 * i, tmin = tminOf(i), tmax = tmaxOf(i);
+    const ha = wasm.closestSurface(rays[o]!, rays[o + 1]!, rays[o + 2]!, rays[o + 3]!, rays[o + 4]!, rays[o + 5]!, tmin, tmax, a);
+    const hb = js.closestSurface(rays[o]!, rays[o + 1]!, rays[o + 2]!, rays[o + 3]!, rays[o + 4]!, rays[o + 5]!, tmin, tmax, b);
+    expect(ha, `ray ${i}`).toBe(hb);
+    if (!ha) continue;
+    hits++;
+    expect(a, `ray ${i}`).toEqual(b);
+    expect([wasm.lastInstance, wasm.lastTriangle, wasm.lastU, wasm.lastV], `ray ${i}`).toEqual([js.lastInstance, js.lastTriangle, js.lastU, js.lastV]);
+  }
+  return hits;
+}
+
+describe.skipIf(!rayKernelAvailable())('WebAssembly ray kernel', () => {
+  for (const seed of [1, 2, 3]) {
+    it(`random scene ${seed} (meshes, ground, rotated instances, Gaussians beside): same hits as the JS traversal, bit for bit`, () => {
+      const data = randomScene(seed, { shared: seed === 2 });
+      const rays = randomRays(seed + 10, 4000, 18);
+      const hits = compare(data, rays, (i) => (i % 5 === 0 ? 0.5 : 0), (i) => (i % 7 === 0 ? 4 : 1000));
+      expect(hits).toBeGreaterThan(800); // the comparison must cover many hits, not only misses
+    });
+  }
+
+  it('a dense terrain with many instances of one small mesh and rays from inside it agrees too', () => {
+    const r = new RandomStream(7, 1);
+    const b = new SceneBuilder();
+    const ground = b.addGround(randomTriangles(r, 5000, 60, 3), 0.9, 0.01, 0.3);
+    const bush = b.addMesh(randomTriangles(r, 40, 1.5, 0.6));
+    b.addInstance(ground, [0, 0, 0, 0, 0, 0, 1], 1, 1);
+    for (let k = 0; k < 300; k++) b.addInstance(bush, randomPose(r, 50, k % 2 === 0), 10 + k, 2);
+    const data = b.build();
+    const rays = randomRays(8, 6000, 50);
+    expect(compare(data, rays, () => 0, () => 120)).toBeGreaterThan(2000);
+  });
+
+  it('casts nothing and reports no kernel for a scene without surfaces', () => {
+    const b = new SceneBuilder();
+    b.addInstance(b.addEllipsoids(new Float64Array([0, 0, 0]), new Float64Array([1, 0, 0, 1, 0, 1]), 0.5));
+    expect(RayKernel.create(b.build())).toBeNull();
+  });
+
+  it('rejects an empty interval and leaves no stale hit behind', () => {
+    const data = randomScene(4);
+    const k = RayKernel.create(data)!;
+    const toCentre = [10, 0, 0, -1, 0, 0] as const;
+    expect(k.closest(...toCentre, 0, 1000)).toBe(true);
+    const hitSomething = k.hitI[HitI.instance];
+    expect(hitSomething).toBeGreaterThanOrEqual(0);
+    expect(k.closest(...toCentre, 5, 5)).toBe(false);
+    expect(k.hitI[HitI.instance]).toBe(-1);
+    expect(k.closest(...toCentre, 0, 1000)).toBe(true);
+    expect(k.hitI[HitI.instance]).toBe(hitSomething);
+    expect(k.memoryBytes).toBeGreaterThan(data.triVerts.byteLength);
+  });
+});
+
+describe('wide BVH collapse', () => {
+  it('keeps every element of the binary tree exactly once, inside its lane box', () => {
+    const data = randomScene(5);
+    const root = data.primInts[3]!; // the first primitive (a mesh)
+    const words = 1000 * WIDE_NODE_WORDS;
+    const buf = new ArrayBuffer(4 * words);
+    const out = { f32: new Float32Array(buf), i32: new Int32Array(buf), base: 0, next: 0 };
+    const wideRoot = collapseTree(data.nodeBounds, data.nodeLinks, root, out);
+    const seen = new Map<number, number>();
+    const walk = (w: number) => {
+      for (let lane = 0; lane < 4; lane++) {
+        const c = out.i32[w * WIDE_NODE_WORDS + 24 + lane]!;
+        const min = [0, 1, 2].map((a) => out.f32[w * WIDE_NODE_WORDS + 4 * a + lane]!);
+        if (min[0] === Infinity) continue;
+        if (c >= 0) { walk(c); continue; }
+        const code = -c - 1, first = code >> 4, count = code & 15;
+        for (let e = first; e < first + count; e++) {
+          seen.set(e, (seen.get(e) ?? 0) + 1);
+          for (let v = 0; v < 3; v++) {
+            for (let a = 0; a < 3; a++) {
+              const x = data.triVerts[9 * e + 3 * v + a]!;
+              expect(x).toBeGreaterThanOrEqual(out.f32[w * WIDE_NODE_WORDS + 4 * a + lane]!);
+              expect(x).toBeLessThanOrEqual(out.f32[w * WIDE_NODE_WORDS + 4 * (a + 3) + lane]!);
+            }
+          }
+        }
+      }
+    };
+    walk(wideRoot);
+    const first = data.primInts[1]!, count = data.primInts[2]!;
+    expect([...seen.keys()].sort((x, y) => x - y)).toEqual(Array.from({ length: count }, (_, i) => first + i));
+    expect([...seen.values()].every((v) => v === 1)).toBe(true);
+    // Wide nodes are fewer than a third of the binary inner nodes plus one.
+    expect(out.next).toBeLessThanOrEqual(Math.ceil((count - 1) / 3) + 1);
+  });
+});
+
+function hasClang(): boolean {
+  try {
+    execFileSync('clang', ['--version'], { stdio: 'ignore' });
+    execFileSync('wasm-ld', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(!hasClang())('committed kernel module', () => {
+  it('is what ray-kernel.c compiles to (run npm run build:kernel after editing it)', async () => {
+    // @ts-expect-error plain ESM script without types
+    const { compileKernel, moduleText } = (await import('../../../scripts/build-ray-kernel.mjs')) as { compileKernel: () => Buffer; moduleText: (b: Buffer) => string };
+    const committed = readFileSync(new URL('../../../src-worker/scene/kernel/ray-kernel-wasm.ts', import.meta.url), 'utf8');
+    expect(committed).toBe(moduleText(compileKernel()));
+  });
+});
