@@ -87,21 +87,23 @@ export class ChunkBuilder {
   finish(): PacketChunk {
     if (this.open) this.endPacket();
     const n = this.rayCount, p = this.packetCount;
+    // Arrays filled exactly (the capacity was known, as for a simulated batch) are handed over
+    // as they are; the builder is done after finish().
     return {
       packetStart: this.packetStart,
       packetCount: p,
       rayCount: n,
-      packetTime: this.packetTime.slice(0, p),
-      packetPose: this.packetPose.slice(0, p * POSE_STRIDE),
-      rayStart: this.rayStart.slice(0, p + 1),
-      rayDir: this.rayDir.slice(0, 3 * n),
-      rayRange: this.rayRange.slice(0, n),
-      rayIntensity: this.rayIntensity.slice(0, n),
-      rayTime: this.rayTime.slice(0, n),
-      rayRing: this.rayRing.slice(0, n),
-      rayReturn: this.rayReturn.slice(0, n),
-      rayObject: this.rayObject.slice(0, n),
-      rayClass: this.rayClass.slice(0, n),
+      packetTime: exact(this.packetTime, p),
+      packetPose: exact(this.packetPose, p * POSE_STRIDE),
+      rayStart: exact(this.rayStart, p + 1),
+      rayDir: exact(this.rayDir, 3 * n),
+      rayRange: exact(this.rayRange, n),
+      rayIntensity: exact(this.rayIntensity, n),
+      rayTime: exact(this.rayTime, n),
+      rayRing: exact(this.rayRing, n),
+      rayReturn: exact(this.rayReturn, n),
+      rayObject: exact(this.rayObject, n),
+      rayClass: exact(this.rayClass, n),
     };
   }
 
@@ -133,4 +135,9 @@ function grow<T extends Typed>(a: T, n: number): T {
   const b = new (a.constructor as new (n: number) => T)(n);
   b.set(a as never);
   return b;
+}
+
+/** The first n elements of a: a itself when that is all of it, else a copy. */
+function exact<T extends Typed>(a: T, n: number): T {
+  return (n === a.length ? a : a.slice(0, n)) as T;
 }

@@ -14,7 +14,9 @@
  * - closestSurfaceBeam: closestSurface for rays sharing an origin (the physics stencil): ray by
  *   ray in the kernel, else in one JS traversal of the union of the rays (beam-query.ts), with
  *   the same per-ray results.
- * - traverse: front to back with one binary min-heap of pending items (instance-tree nodes,
+ * - traverse: in the kernel where it serves (kernel/ray-traverse.c: the same walk over 4-wide
+ *   trees, the elements handed back one at a time to the same visitor code, 2–3× sooner); else
+ *   front to back with one binary min-heap of pending items (instance-tree nodes,
  *   primitive-tree nodes, element hits) keyed by entry distance or element t, so the visitor
  *   sees elements in increasing t and stopping early skips the rest. The nearest item produced
  *   while processing one is kept out of the heap when nothing pending is nearer (the common
@@ -37,7 +39,7 @@ import {
 import { ElementKind, type ElementHit, type SceneQuery, type SurfaceHit } from './scene-query';
 import { cholesky3, rayGaussian } from '../geometry/ray-primitives';
 import { BeamQuery } from './beam-query';
-import { HitF, HitI, RayKernel } from './kernel/ray-kernel';
+import { ElemF, ElemI, HitF, HitI, RayKernel } from './kernel/ray-kernel';
 
 /** The hit record traverse() hands to its visitor: the interface's fields plus where it came from. */
 export interface SceneElementHit extends ElementHit {
@@ -60,7 +62,7 @@ export function newSceneElementHit(): SceneElementHit {
 
 const H_TLAS = 0, H_BLAS = 1, H_TRI = 2, H_GAUSS = 3;
 
-/** How closestSurface casts: 'auto' uses the WebAssembly kernel where it can serve, 'js' never. */
+/** How the query walks its trees: 'auto' in the WebAssembly kernel where it can serve, 'js' never. */
 export type SurfaceKernel = 'auto' | 'js';
 
 // One kernel per scene per thread, shared by every query on it: it copies the scene's surfaces,
@@ -174,7 +176,7 @@ export class BvhSceneQuery implements SceneQuery {
   }
 
   closestSurface(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tmin: number, tmax: number, out: SurfaceHit): boolean {
-    const k = this.kernel === undefined ? this.surfaceKernel() : this.kernel;
+    const k = this.kernel === undefined ? this.rayKernel() : this.kernel;
     if (k !== null) {
       if (!k.closest(ox, oy, oz, dx, dy, dz, tmin, tmax)) return false;
       const f = k.hitF, i = k.hitI;
@@ -194,8 +196,8 @@ export class BvhSceneQuery implements SceneQuery {
     return this.closestSurfaceJs(ox, oy, oz, dx, dy, dz, tmin, tmax, out);
   }
 
-  /** The WebAssembly kernel this query casts with, or null where the JS traversal serves. */
-  surfaceKernel(): RayKernel | null {
+  /** The WebAssembly kernel this query casts with, or null where the JS traversals serve. */
+  rayKernel(): RayKernel | null {
     if (this.kernel === undefined) this.kernel = this.kernelMode === 'auto' ? kernelFor(this.data) : null;
     return this.kernel;
   }
@@ -309,7 +311,7 @@ export class BvhSceneQuery implements SceneQuery {
   closestSurfaceBeam(ox: number, oy: number, oz: number, dirs: ArrayLike<number>, count: number, tmin: number, tmax: number, out: SurfaceHit[]): number {
     // The kernel casts each ray faster than the JS beam traversal casts the union (VLP-16 physics
     // real-time factor 1.31 against 0.96–1.0, `thicket bench --only realtime`).
-    if (this.surfaceKernel() === null) {
+    if (this.rayKernel() === null) {
       if (!this.beam) this.beam = new BeamQuery(this.data, this, this.stack.length);
       const mask = this.beam.closest(ox, oy, oz, dirs, count, tmin, tmax, out);
       if (mask >= 0) return mask;
@@ -463,6 +465,25 @@ export class BvhSceneQuery implements SceneQuery {
     tmin: number, tmax: number,
     visit: (hit: ElementHit) => boolean,
   ): void {
+    const k = this.kernel === undefined ? this.rayKernel() : this.kernel;
+    if (k !== null) {
+      // The kernel walks the trees and measures Gaussians along the ray; the elements come back
+      // one at a time, in the same order, to the same visitElement.
+      const f = k.elemF, i = k.elemI;
+      for (let more = k.travBegin(ox, oy, oz, dx, dy, dz, tmin, tmax); more; more = k.travNext()) {
+        if (this.visitElement(f[ElemF.t]!, i[ElemI.element]!, i[ElemI.instance]!, i[ElemI.type]!, visit, f[ElemF.mahalanobis]!, f[ElemF.varT]!)) return;
+      }
+      return;
+    }
+    this.traverseJs(ox, oy, oz, dx, dy, dz, tmin, tmax, visit);
+  }
+
+  /** traverse by the JS heap walk (the reference the kernel matches). */
+  private traverseJs(
+    ox: number, oy: number, oz: number, dx: number, dy: number, dz: number,
+    tmin: number, tmax: number,
+    visit: (hit: ElementHit) => boolean,
+  ): void {
     const root = this.data.rootAll;
     if (root < 0 || !(tmax > tmin)) return;
     const nl = this.nl, nb = this.nb, refs = this.refs, ii = this.ii, pi = this.pi, pf = this.pf, tv = this.tv, g = this.g;
@@ -609,7 +630,7 @@ export class BvhSceneQuery implements SceneQuery {
   }
 
   /** Fills the reused hit record for element `a` of instance `inst` met at `t` and calls the visitor. */
-  private visitElement(t: number, a: number, inst: number, type: number, visit: (hit: ElementHit) => boolean): boolean {
+  private visitElement(t: number, a: number, inst: number, type: number, visit: (hit: ElementHit) => boolean, gm = NaN, gVarT = NaN): boolean {
     const hit = this.hit, ii = this.ii, pi = this.pi, pf = this.pf;
     const p = ii[inst * INST_INTS]!;
     hit.instance = inst;
@@ -634,12 +655,18 @@ export class BvhSceneQuery implements SceneQuery {
       hit.mean.fill(0);
       hit.chol.fill(0);
     } else {
-      // The local ray may have moved on to another instance since this element was found.
-      if (inst !== this.curInst) this.setLocalRayFromWorld(inst);
-      rayGaussian(this.lox, this.loy, this.loz, this.ldx, this.ldy, this.ldz, this.g, a * GAUSS_STRIDE, this.tmp);
+      if (gVarT === gVarT) {
+        // The kernel measured it along the ray already (the same operations as rayGaussian).
+        hit.mahalanobis = gm;
+        hit.varT = gVarT;
+      } else {
+        // The local ray may have moved on to another instance since this element was found.
+        if (inst !== this.curInst) this.setLocalRayFromWorld(inst);
+        rayGaussian(this.lox, this.loy, this.loz, this.ldx, this.ldy, this.ldz, this.g, a * GAUSS_STRIDE, this.tmp);
+        hit.mahalanobis = this.tmp[1]!;
+        hit.varT = this.tmp[2]!;
+      }
       hit.sourceIndex = this.data.gaussSource[a]!;
-      hit.mahalanobis = this.tmp[1]!;
-      hit.varT = this.tmp[2]!;
       hit.pHit = this.g[a * GAUSS_STRIDE + 15]!;
       this.worldGaussian(a, inst, hit.mean, hit.chol);
     }

@@ -165,7 +165,7 @@ function engine(input: BenchEngineInput, ctx: TaskContext): BenchEngineRun {
   const seconds = (performance.now() - t0) / 1000;
   const first = Math.ceil(input.start / stride) * stride;
   const raysOnStride = input.end > first ? Math.floor((input.end - 1 - first) / stride) + 1 : 0;
-  const k = q.surfaceKernel();
+  const k = q.rayKernel();
   return { rays: input.end - input.start, hits, seconds, hitsOnStride, raysOnStride, kernelMemoryBytes: k?.memoryBytes ?? 0, kernelBuildMs: k ? k.buildMs : null };
 }
 

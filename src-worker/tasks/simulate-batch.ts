@@ -80,7 +80,10 @@ export function simulateBatch(input: SimulateBatchInput, ctx: TaskContext): Simu
     options: { rangeSampler: input.rangeSampler, ...(input.noiseSigma !== undefined ? { noiseSigma: input.noiseSigma } : {}) },
   });
   const stats = newSimulationStats();
-  const writer = new ChunkBuilder(input.firstPacket);
+  // One record per ray in single-return modes: size the chunk for that, so it never grows and
+  // finish() copies nothing (dual returns grow it).
+  const raysPerPacket = Math.ceil(pattern.rayCount / pattern.packetsPerRevolution);
+  const writer = new ChunkBuilder(input.firstPacket, input.packetCount * raysPerPacket, input.packetCount);
   for (let k = 0; k < input.packetCount; k++) {
     ctx.checkCancelled();
     sim.simulatePacket(input.firstPacket + k, writer, stats);

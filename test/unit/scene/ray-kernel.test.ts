@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createSceneQuery } from '../../../src-worker/scene/scene-bvh';
+import { createSceneQuery, type SceneElementHit } from '../../../src-worker/scene/scene-bvh';
 import { SceneBuilder } from '../../../src-worker/scene/scene-builder';
-import { HitI, RayKernel, rayKernelAvailable } from '../../../src-worker/scene/kernel/ray-kernel';
+import { ElemI, HitI, RayKernel, rayKernelAvailable } from '../../../src-worker/scene/kernel/ray-kernel';
 import { collapseTree, WIDE_NODE_WORDS } from '../../../src-worker/scene/kernel/wide-bvh';
 import { newSurfaceHit } from '../../../src-worker/scene/scene-query';
 import { RandomStream } from '../../../src-worker/random/stream';
@@ -13,8 +13,8 @@ import { randomPose, randomRays, randomScene, randomTriangles } from './random-s
 /** Casts every ray with the kernel and with the JS traversal; every field must agree exactly. */
 function compare(data: SceneData, rays: Float64Array, tminOf: (i: number) => number, tmaxOf: (i: number) => number): number {
   const wasm = createSceneQuery(data, 'auto'), js = createSceneQuery(data, 'js');
-  expect(wasm.surfaceKernel()).not.toBeNull();
-  expect(js.surfaceKernel()).toBeNull();
+  expect(wasm.rayKernel()).not.toBeNull();
+  expect(js.rayKernel()).toBeNull();
   const a = newSurfaceHit(), b = newSurfaceHit();
   let hits = 0;
   for (let i = 0; i < rays.length / 6; i++) {
@@ -30,7 +30,38 @@ function compare(data: SceneData, rays: Float64Array, tminOf: (i: number) => num
   return hits;
 }
 
+/** Every field of every element each query's traverse hands its visitor (stopping after `limit`). */
+function walk(q: ReturnType<typeof createSceneQuery>, rays: Float64Array, i: number, tmin: number, tmax: number, limit: number): unknown[] {
+  const seen: unknown[] = [];
+  const o = 6 * i;
+  q.traverse(rays[o]!, rays[o + 1]!, rays[o + 2]!, rays[o + 3]!, rays[o + 4]!, rays[o + 5]!, tmin, tmax, (h) => {
+    const e = h as SceneElementHit;
+    seen.push([e.kind, e.t, e.instance, e.primitive, e.element, e.sourceIndex, e.mahalanobis, e.pHit, e.objectId, e.classId, e.muT, e.varT, [...e.mean], [...e.chol]]);
+    return seen.length >= limit;
+  });
+  return seen;
+}
+
 describe.skipIf(!rayKernelAvailable())('WebAssembly ray kernel', () => {
+  for (const seed of [1, 2]) {
+    it(`random scene ${seed}: traverse hands the visitor the same elements in the same order as the JS walk`, () => {
+      const data = randomScene(seed);
+      const wasm = createSceneQuery(data, 'auto'), js = createSceneQuery(data, 'js');
+      const rays = randomRays(seed + 20, 3000, 18);
+      let elements = 0, gaussians = 0;
+      for (let i = 0; i < 3000; i++) {
+        const tmin = i % 5 === 0 ? 0.5 : 0, tmax = i % 7 === 0 ? 4 : 1000, limit = i % 3 === 0 ? 2 : Infinity;
+        const a = walk(wasm, rays, i, tmin, tmax, limit), b = walk(js, rays, i, tmin, tmax, limit);
+        expect(a, `ray ${i}`).toEqual(b);
+        elements += a.length;
+        gaussians += a.filter((e) => (e as number[])[0]! >= 2).length;
+      }
+      // The comparison must cover many elements of both families.
+      expect(elements).toBeGreaterThan(3000);
+      expect(gaussians).toBeGreaterThan(1000);
+    });
+  }
+
   for (const seed of [1, 2, 3]) {
     it(`random scene ${seed} (meshes, ground, rotated instances, Gaussians beside): same hits as the JS traversal, bit for bit`, () => {
       const data = randomScene(seed, { shared: seed === 2 });
@@ -52,10 +83,16 @@ describe.skipIf(!rayKernelAvailable())('WebAssembly ray kernel', () => {
     expect(compare(data, rays, () => 0, () => 120)).toBeGreaterThan(2000);
   });
 
-  it('casts nothing and reports no kernel for a scene without surfaces', () => {
+  it('finds no surface but walks the Gaussians of a scene without surfaces; no kernel for an empty scene', () => {
     const b = new SceneBuilder();
     b.addInstance(b.addEllipsoids(new Float64Array([0, 0, 0]), new Float64Array([1, 0, 0, 1, 0, 1]), 0.5));
-    expect(RayKernel.create(b.build())).toBeNull();
+    const k = RayKernel.create(b.build())!;
+    expect(k.closest(-5, 0, 0, 1, 0, 0, 0, 100)).toBe(false);
+    expect(k.travBegin(-5, 0, 0, 1, 0, 0, 0, 100)).toBe(true);
+    expect(k.elemF[0]).toBeCloseTo(5, 12);
+    expect([k.elemI[ElemI.element], k.elemI[ElemI.instance], k.elemI[ElemI.type]]).toEqual([0, 0, 3]);
+    expect(k.travNext()).toBe(false);
+    expect(RayKernel.create(new SceneBuilder().build())).toBeNull();
   });
 
   it('rejects an empty interval and leaves no stale hit behind', () => {

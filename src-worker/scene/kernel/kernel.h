@@ -1,0 +1,115 @@
+/*
+ * What the kernel's C files share (see ray-kernel.c for the whole picture): the scene as laid
+ * out by ray-kernel.ts, the 4-wide node, and the conservative SIMD box test.
+ */
+#ifndef THICKET_RAY_KERNEL_H
+#define THICKET_RAY_KERNEL_H
+
+#include <wasm_simd128.h>
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* A 4-wide node (wide-bvh.ts): the children's boxes as structure of arrays, then the children.
+ * child ≥ 0: a wide node; child < 0: leaf −(1 + (first << 4 | count)), count ≤ 15, over
+ * triangles or Gaussians (primitive trees) or tlasRefs entries (instance trees). Empty lanes
+ * have inverted boxes (min +∞, max −∞). */
+typedef struct {
+  float minx[4], miny[4], minz[4], maxx[4], maxy[4], maxz[4];
+  int child[4];
+} Node4;
+
+/* Record strides and codes of scene-data.ts / scene-query.ts. */
+enum { INST_INTS = 4, INST_FLOATS = 12, INST_IDENTITY_ROTATION = 1, GAUSS_STRIDE = 16 };
+enum { KIND_SURFACE = 0, KIND_GROUND = 1, KIND_ELLIPSOID = 2, KIND_VOXEL = 3 };
+
+/* The scene in the kernel's memory, as ray-kernel.ts writes it (thirteen 32-bit words, in this
+ * order: keep KernelScene in ray-kernel.ts in step). */
+typedef struct {
+  const Node4* nodes;        /* every wide tree */
+  const float* tv;           /* triVerts */
+  const float* tval;         /* triValues: reflectance (mesh) or p_hit (ground) */
+  const int* inst_ints;      /* instInts */
+  const double* inst_xform;  /* instXform */
+  const int* tlas_refs;      /* tlasRefs */
+  const int* prim_root;      /* per primitive: wide root of its tree, −1: none */
+  const double* prim_refl;   /* per primitive: −1 mesh (reflectance per triangle), else the ground's */
+  const int* prim_kind;      /* per primitive: KIND_* */
+  const double* prim_param;  /* per primitive: the Mahalanobis limit (Gaussian kinds) */
+  const double* gauss;       /* gauss (GAUSS_STRIDE doubles each) */
+  int root_surface;          /* wide root of the surface instance tree, −1: none */
+  int root_all;              /* wide root of the tree over every instance, −1: none */
+} Scene;
+
+extern Scene g_scene;
+
+/* Inverse direction that is finite for a zero component (no NaN from 0·∞ in the slab test). */
+static inline double inv(double d) { return d != 0 ? 1.0 / d : 1e300; }
+
+/* Float bounds of a double: down(x) ≤ x ≤ up(x) (two float ulps of slack). */
+static inline float down(double x) {
+  float f = (float)x;
+  return f - (f < 0 ? -f : f) * 2.4e-7f - 1e-30f;
+}
+static inline float up(double x) {
+  float f = (float)x;
+  return f + (f < 0 ? -f : f) * 2.4e-7f + 1e-30f;
+}
+
+/*
+ * Box tests in float, four boxes at once, made conservative: a box the JS query's double test
+ * meets is always met here (more may be, which costs a few extra visits and changes nothing:
+ * triangles are tested in double precision, so the closest one is the same).
+ *
+ * Each slab distance is B·I − K with I = float(1/d) (clamped to ±1e30) and K = float(o·I) ± c.
+ * Its rounding error is at most a few float ulps of |t| plus a few of |o·I| (the origin's own
+ * rounding and the cancellation in B·I − o·I): c = 2⁻²⁰·|o·I| + 1e−30 covers the second, per axis
+ * (a ray parallel to an axis has |o·I| huge there, but that axis's distances are huge too), and
+ * the first is covered by scaling the reduced entry and exit by 1 ∓ 2⁻²⁰ (keeping the smaller /
+ * larger of the two products, so signs need no branch and ±∞ stays ±∞: empty lanes, whose boxes
+ * are inverted to ±∞, give no NaN).
+ */
+typedef struct {
+  v128_t ix, iy, iz;      /* float(1/d), splatted */
+  v128_t knx, kny, knz;   /* float(o/d) + c: subtracted for entry distances */
+  v128_t kfx, kfy, kfz;   /* float(o/d) − c: subtracted for exit distances */
+  int nx, ny, nz;         /* 0: near plane is the min plane, 1: the max plane */
+} Slabs;
+
+static inline float clamp_inv(double i) { return i > 1e30 ? 1e30f : i < -1e30 ? -1e30f : (float)i; }
+
+static inline void slab_axis(double o, double d, v128_t* iv, v128_t* kn, v128_t* kf, int* near) {
+  double i = inv(d);
+  float fi = clamp_inv(i);
+  double k = o * (double)fi, ak = k < 0 ? -k : k;
+  float c = (float)(ak * 9.5367431640625e-07) + 1e-30f; /* 2^-20 */
+  *iv = wasm_f32x4_splat(fi);
+  *kn = wasm_f32x4_splat(up(k) + c);
+  *kf = wasm_f32x4_splat(down(k) - c);
+  *near = fi >= 0 ? 0 : 1;
+}
+
+static inline void slabs_of(Slabs* s, double ox, double oy, double oz, double dx, double dy, double dz) {
+  slab_axis(ox, dx, &s->ix, &s->knx, &s->kfx, &s->nx);
+  slab_axis(oy, dy, &s->iy, &s->kny, &s->kfy, &s->ny);
+  slab_axis(oz, dz, &s->iz, &s->knz, &s->kfz, &s->nz);
+}
+
+/* Entry distances (lower bounds) of the ray into the four child boxes of `nd` within
+ * [tmin, tmax]; returns the mask of boxes met and stores the entry distances in tn[4]. */
+static inline int test4(const Node4* nd, const Slabs* s, v128_t tmin, v128_t tmax, float* tn_out) {
+  const v128_t lo = wasm_f32x4_splat(1.0f - 9.5367431640625e-07f), hi = wasm_f32x4_splat(1.0f + 9.5367431640625e-07f);
+  v128_t tn = wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(s->nx ? nd->maxx : nd->minx), s->ix), s->knx);
+  v128_t tf = wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(s->nx ? nd->minx : nd->maxx), s->ix), s->kfx);
+  tn = wasm_f32x4_pmax(tn, wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(s->ny ? nd->maxy : nd->miny), s->iy), s->kny));
+  tf = wasm_f32x4_pmin(tf, wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(s->ny ? nd->miny : nd->maxy), s->iy), s->kfy));
+  tn = wasm_f32x4_pmax(tn, wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(s->nz ? nd->maxz : nd->minz), s->iz), s->knz));
+  tf = wasm_f32x4_pmin(tf, wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(s->nz ? nd->minz : nd->maxz), s->iz), s->kfz));
+  tn = wasm_f32x4_pmin(wasm_f32x4_mul(tn, lo), wasm_f32x4_mul(tn, hi));
+  tf = wasm_f32x4_pmax(wasm_f32x4_mul(tf, lo), wasm_f32x4_mul(tf, hi));
+  tn = wasm_f32x4_pmax(tn, tmin);
+  tf = wasm_f32x4_pmin(tf, tmax);
+  wasm_v128_store(tn_out, tn);
+  return wasm_i32x4_bitmask(wasm_f32x4_le(tn, tf));
+}
+
+#endif
