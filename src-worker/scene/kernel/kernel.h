@@ -112,4 +112,43 @@ static inline int test4(const Node4* nd, const Slabs* s, v128_t tmin, v128_t tma
   return wasm_i32x4_bitmask(wasm_f32x4_le(tn, tf));
 }
 
+/* Two-sided Möller–Trumbore (ray-primitives.ts rayTriangle, scene-bvh.ts: the same operations in
+ * the same order, for bit-identical answers). Returns 1 with t, u, v where the ray's line meets
+ * triangle t9 (9 floats), 0 where it does not; the caller checks t's interval. */
+static inline int ray_triangle(const float* t9, double ox, double oy, double oz, double dx, double dy, double dz,
+                               double* t_out, double* u_out, double* v_out) {
+  double ax = t9[0], ay = t9[1], az = t9[2];
+  double e1x = t9[3] - ax, e1y = t9[4] - ay, e1z = t9[5] - az;
+  double e2x = t9[6] - ax, e2y = t9[7] - ay, e2z = t9[8] - az;
+  double px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
+  double det = e1x * px + e1y * py + e1z * pz;
+  if (det == 0) return 0;
+  double idet = 1 / det;
+  double sx = ox - ax, sy = oy - ay, sz = oz - az;
+  double u = (sx * px + sy * py + sz * pz) * idet;
+  if (u < 0 || u > 1) return 0;
+  double qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
+  double v = (dx * qx + dy * qy + dz * qz) * idet;
+  if (v < 0 || u + v > 1) return 0;
+  *t_out = (e2x * qx + e2y * qy + e2z * qz) * idet;
+  *u_out = u;
+  *v_out = v;
+  return 1;
+}
+
+/* The quadratic forms of a Gaussian (mean g[0..2], precision P = g[3..8]) along a ray, as
+ * ray-primitives.ts rayGaussian computes them: d·Pd, d·Pe and e·Pe with e = μ − o (seed 000
+ * eq. 1: t* = dPe / dPd, minimum squared Mahalanobis distance ePe − dPe²/dPd). */
+static inline void gaussian_forms(const double* g, double ox, double oy, double oz, double dx, double dy, double dz,
+                                  double* dPd, double* dPe, double* ePe) {
+  double ex = g[0] - ox, ey = g[1] - oy, ez = g[2] - oz;
+  double p00 = g[3], p01 = g[4], p02 = g[5], p11 = g[6], p12 = g[7], p22 = g[8];
+  double pdx = p00 * dx + p01 * dy + p02 * dz;
+  double pdy = p01 * dx + p11 * dy + p12 * dz;
+  double pdz = p02 * dx + p12 * dy + p22 * dz;
+  *dPd = dx * pdx + dy * pdy + dz * pdz;
+  *dPe = ex * pdx + ey * pdy + ez * pdz;
+  *ePe = ex * (p00 * ex + p01 * ey + p02 * ez) + ey * (p01 * ex + p11 * ey + p12 * ez) + ez * (p02 * ex + p12 * ey + p22 * ez);
+}
+
 #endif

@@ -67,22 +67,8 @@ static int blas_closest(int root, double ox, double oy, double oz, double dx, do
     } else {
       int code = -n - 1, first = code >> 4, end = first + (code & 15);
       for (int tri = first; tri < end; tri++) {
-        /* Two-sided Möller–Trumbore, as ray-primitives.ts rayTriangle and scene-bvh.ts. */
-        const float* t9 = g_scene.tv + 9 * tri;
-        double ax = t9[0], ay = t9[1], az = t9[2];
-        double e1x = t9[3] - ax, e1y = t9[4] - ay, e1z = t9[5] - az;
-        double e2x = t9[6] - ax, e2y = t9[7] - ay, e2z = t9[8] - az;
-        double px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
-        double det = e1x * px + e1y * py + e1z * pz;
-        if (det == 0) continue;
-        double idet = 1 / det;
-        double sx = ox - ax, sy = oy - ay, sz = oz - az;
-        double u = (sx * px + sy * py + sz * pz) * idet;
-        if (u < 0 || u > 1) continue;
-        double qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
-        double v = (dx * qx + dy * qy + dz * qz) * idet;
-        if (v < 0 || u + v > 1) continue;
-        double t = (e2x * qx + e2y * qy + e2z * qz) * idet;
+        double t, u, v;
+        if (!ray_triangle(g_scene.tv + 9 * tri, ox, oy, oz, dx, dy, dz, &t, &u, &v)) continue;
         if (t > tmin && t <= best) {
           best = t;
           found = 1;

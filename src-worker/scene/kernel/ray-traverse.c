@@ -132,21 +132,8 @@ static void leaf_triangles(int first, int end, int inst) {
   const double ox = l_ox, oy = l_oy, oz = l_oz, dx = l_dx, dy = l_dy, dz = l_dz;
   const int b = (inst + 1) * 4 + T_TRI;
   for (int tri = first; tri < end; tri++) {
-    const float* t9 = g_scene.tv + 9 * tri;
-    double ax = t9[0], ay = t9[1], az = t9[2];
-    double e1x = t9[3] - ax, e1y = t9[4] - ay, e1z = t9[5] - az;
-    double e2x = t9[6] - ax, e2y = t9[7] - ay, e2z = t9[8] - az;
-    double px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
-    double det = e1x * px + e1y * py + e1z * pz;
-    if (det == 0) continue;
-    double idet = 1 / det;
-    double sx = ox - ax, sy = oy - ay, sz = oz - az;
-    double u = (sx * px + sy * py + sz * pz) * idet;
-    if (u < 0 || u > 1) continue;
-    double qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
-    double v = (dx * qx + dy * qy + dz * qz) * idet;
-    if (v < 0 || u + v > 1) continue;
-    double t = (e2x * qx + e2y * qy + e2z * qz) * idet;
+    double t, u, v;
+    if (!ray_triangle(g_scene.tv + 9 * tri, ox, oy, oz, dx, dy, dz, &t, &u, &v)) continue;
     if (!(t > t_min && t <= t_max)) continue;
     produce(t, tri, b);
   }
@@ -159,15 +146,8 @@ static void leaf_gaussians(int first, int end, int inst, double limit) {
   const double thr2 = limit * limit;
   const int b = (inst + 1) * 4 + T_GAUSS;
   for (int e = first; e < end; e++) {
-    const double* g = g_scene.gauss + e * GAUSS_STRIDE;
-    double ex = g[0] - ox, ey = g[1] - oy, ez = g[2] - oz;
-    double p00 = g[3], p01 = g[4], p02 = g[5], p11 = g[6], p12 = g[7], p22 = g[8];
-    double pdx = p00 * dx + p01 * dy + p02 * dz;
-    double pdy = p01 * dx + p11 * dy + p12 * dz;
-    double pdz = p02 * dx + p12 * dy + p22 * dz;
-    double dPd = dx * pdx + dy * pdy + dz * pdz;
-    double dPe = ex * pdx + ey * pdy + ez * pdz;
-    double ePe = ex * (p00 * ex + p01 * ey + p02 * ez) + ey * (p01 * ex + p11 * ey + p12 * ez) + ez * (p02 * ex + p12 * ey + p22 * ez);
+    double dPd, dPe, ePe;
+    gaussian_forms(g_scene.gauss + e * GAUSS_STRIDE, ox, oy, oz, dx, dy, dz, &dPd, &dPe, &ePe);
     double t = dPe / dPd;
     if (ePe - dPe * t >= thr2) continue;
     if (!(t > t_min && t <= t_max)) continue;
@@ -178,16 +158,8 @@ static void leaf_gaussians(int first, int end, int inst, double limit) {
 /* Mahalanobis distance and variance of t of Gaussian e along the current local ray, with the
  * operations of ray-primitives.ts rayGaussian (its mean t is the element's key already). */
 static void gaussian_along(int e) {
-  const double ox = l_ox, oy = l_oy, oz = l_oz, dx = l_dx, dy = l_dy, dz = l_dz;
-  const double* g = g_scene.gauss + e * GAUSS_STRIDE;
-  double ex = g[0] - ox, ey = g[1] - oy, ez = g[2] - oz;
-  double p00 = g[3], p01 = g[4], p02 = g[5], p11 = g[6], p12 = g[7], p22 = g[8];
-  double pdx = p00 * dx + p01 * dy + p02 * dz;
-  double pdy = p01 * dx + p11 * dy + p12 * dz;
-  double pdz = p02 * dx + p12 * dy + p22 * dz;
-  double dPd = dx * pdx + dy * pdy + dz * pdz;
-  double dPe = ex * pdx + ey * pdy + ez * pdz;
-  double ePe = ex * (p00 * ex + p01 * ey + p02 * ez) + ey * (p01 * ex + p11 * ey + p12 * ez) + ez * (p02 * ex + p12 * ey + p22 * ez);
+  double dPd, dPe, ePe;
+  gaussian_forms(g_scene.gauss + e * GAUSS_STRIDE, l_ox, l_oy, l_oz, l_dx, l_dy, l_dz, &dPd, &dPe, &ePe);
   double var_t = 1 / dPd;
   double m2 = ePe - dPe * dPe * var_t;
   g_elem.mahalanobis = m2 > 0 ? __builtin_sqrt(m2) : 0;
