@@ -26,7 +26,7 @@ enum { KIND_SURFACE = 0, KIND_GROUND = 1, KIND_ELLIPSOID = 2, KIND_VOXEL = 3 };
  * order: keep KernelScene in ray-kernel.ts in step). */
 typedef struct {
   const Node4* nodes;        /* every wide tree */
-  const float* tv;           /* triVerts */
+  const double* tv;          /* per triangle v0, v1 − v0, v2 − v0 in double (as ray_triangle computes them from triVerts) */
   const float* tval;         /* triValues: reflectance (mesh) or p_hit (ground) */
   const int* inst_ints;      /* instInts */
   const double* inst_xform;  /* instXform */
@@ -58,54 +58,60 @@ static inline float up(double x) {
 /*
  * Box tests in float, four boxes at once, made conservative: a box the JS query's double test
  * meets is always met here (more may be, which costs a few extra visits and changes nothing:
- * triangles are tested in double precision, so the closest one is the same).
+ * elements are tested in double precision, so the answers are the same).
  *
- * Each slab distance is B·I − K with I = float(1/d) (clamped to ±1e30) and K = float(o·I) ± c.
- * Its rounding error is at most a few float ulps of |t| plus a few of |o·I| (the origin's own
- * rounding and the cancellation in B·I − o·I): c = 2⁻²⁰·|o·I| + 1e−30 covers the second, per axis
- * (a ray parallel to an axis has |o·I| huge there, but that axis's distances are huge too), and
- * the first is covered by scaling the reduced entry and exit by 1 ∓ 2⁻²⁰ (keeping the smaller /
- * larger of the two products, so signs need no branch and ±∞ stays ±∞: empty lanes, whose boxes
- * are inverted to ±∞, give no NaN).
+ * Each slab distance is B·I − K with I = float(1/d) (clamped to ±1e30) and K = float(o·I) ± (c + m)
+ * rounded outward. Against the exact (B − o)/d its rounding error is at most 3 float ulps of |t|
+ * plus 2 of |o·I| (the origin's own rounding and the cancellation in B·I − o·I). The shifts
+ * cover both: c = 2⁻²⁰·|o·I| per axis (16 ulps; a ray parallel to an axis has |o·I| huge there,
+ * but that axis's distances are huge too) and m = 2⁻²⁰·reach with reach = max(|tmin|, |tmax|),
+ * which bounds |t| wherever the decision can go either way (a distance beyond reach decides the
+ * same in both precisions). So no per-node scaling is needed; callers keep reach ≤ 1e9.
+ * Empty lanes are inverted to ±∞ and give ±∞, never NaN.
  */
 typedef struct {
   v128_t ix, iy, iz;      /* float(1/d), splatted */
-  v128_t knx, kny, knz;   /* float(o/d) + c: subtracted for entry distances */
-  v128_t kfx, kfy, kfz;   /* float(o/d) − c: subtracted for exit distances */
+  v128_t knx, kny, knz;   /* float(o/d) + c + m: subtracted for entry distances */
+  v128_t kfx, kfy, kfz;   /* float(o/d) − c − m: subtracted for exit distances */
   int nx, ny, nz;         /* 0: near plane is the min plane, 1: the max plane */
 } Slabs;
 
 static inline float clamp_inv(double i) { return i > 1e30 ? 1e30f : i < -1e30 ? -1e30f : (float)i; }
 
-static inline void slab_axis(double o, double d, v128_t* iv, v128_t* kn, v128_t* kf, int* near) {
+static inline void slab_axis(double o, double d, double m, v128_t* iv, v128_t* kn, v128_t* kf, int* near) {
   double i = inv(d);
   float fi = clamp_inv(i);
   double k = o * (double)fi, ak = k < 0 ? -k : k;
-  float c = (float)(ak * 9.5367431640625e-07) + 1e-30f; /* 2^-20 */
+  double shift = ak * 9.5367431640625e-07 + m; /* 2^-20 |o·I| + m */
   *iv = wasm_f32x4_splat(fi);
-  *kn = wasm_f32x4_splat(up(k) + c);
-  *kf = wasm_f32x4_splat(down(k) - c);
+  *kn = wasm_f32x4_splat(up(k + shift));
+  *kf = wasm_f32x4_splat(down(k - shift));
   *near = fi >= 0 ? 0 : 1;
 }
 
-static inline void slabs_of(Slabs* s, double ox, double oy, double oz, double dx, double dy, double dz) {
-  slab_axis(ox, dx, &s->ix, &s->knx, &s->kfx, &s->nx);
-  slab_axis(oy, dy, &s->iy, &s->kny, &s->kfy, &s->ny);
-  slab_axis(oz, dz, &s->iz, &s->knz, &s->kfz, &s->nz);
+/* The slabs of a ray whose distances of interest lie within ±reach. */
+static inline void slabs_of(Slabs* s, double ox, double oy, double oz, double dx, double dy, double dz, double reach) {
+  double m = reach * 9.5367431640625e-07 + 1e-30;
+  slab_axis(ox, dx, m, &s->ix, &s->knx, &s->kfx, &s->nx);
+  slab_axis(oy, dy, m, &s->iy, &s->kny, &s->kfy, &s->ny);
+  slab_axis(oz, dz, m, &s->iz, &s->knz, &s->kfz, &s->nz);
+}
+
+/* max(|tmin|, |tmax|): what the margin of slabs_of must cover. */
+static inline double reach_of(double tmin, double tmax) {
+  double a = tmin < 0 ? -tmin : tmin, b = tmax < 0 ? -tmax : tmax;
+  return a > b ? a : b;
 }
 
 /* Entry distances (lower bounds) of the ray into the four child boxes of `nd` within
  * [tmin, tmax]; returns the mask of boxes met and stores the entry distances in tn[4]. */
 static inline int test4(const Node4* nd, const Slabs* s, v128_t tmin, v128_t tmax, float* tn_out) {
-  const v128_t lo = wasm_f32x4_splat(1.0f - 9.5367431640625e-07f), hi = wasm_f32x4_splat(1.0f + 9.5367431640625e-07f);
   v128_t tn = wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(s->nx ? nd->maxx : nd->minx), s->ix), s->knx);
   v128_t tf = wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(s->nx ? nd->minx : nd->maxx), s->ix), s->kfx);
   tn = wasm_f32x4_pmax(tn, wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(s->ny ? nd->maxy : nd->miny), s->iy), s->kny));
   tf = wasm_f32x4_pmin(tf, wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(s->ny ? nd->miny : nd->maxy), s->iy), s->kfy));
   tn = wasm_f32x4_pmax(tn, wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(s->nz ? nd->maxz : nd->minz), s->iz), s->knz));
   tf = wasm_f32x4_pmin(tf, wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(s->nz ? nd->minz : nd->maxz), s->iz), s->kfz));
-  tn = wasm_f32x4_pmin(wasm_f32x4_mul(tn, lo), wasm_f32x4_mul(tn, hi));
-  tf = wasm_f32x4_pmax(wasm_f32x4_mul(tf, lo), wasm_f32x4_mul(tf, hi));
   tn = wasm_f32x4_pmax(tn, tmin);
   tf = wasm_f32x4_pmin(tf, tmax);
   wasm_v128_store(tn_out, tn);
@@ -115,11 +121,11 @@ static inline int test4(const Node4* nd, const Slabs* s, v128_t tmin, v128_t tma
 /* Two-sided Möller–Trumbore (ray-primitives.ts rayTriangle, scene-bvh.ts: the same operations in
  * the same order, for bit-identical answers). Returns 1 with t, u, v where the ray's line meets
  * triangle t9 (9 floats), 0 where it does not; the caller checks t's interval. */
-static inline int ray_triangle(const float* t9, double ox, double oy, double oz, double dx, double dy, double dz,
+static inline int ray_triangle(const double* t9, double ox, double oy, double oz, double dx, double dy, double dz,
                                double* t_out, double* u_out, double* v_out) {
   double ax = t9[0], ay = t9[1], az = t9[2];
-  double e1x = t9[3] - ax, e1y = t9[4] - ay, e1z = t9[5] - az;
-  double e2x = t9[6] - ax, e2y = t9[7] - ay, e2z = t9[8] - az;
+  double e1x = t9[3], e1y = t9[4], e1z = t9[5];
+  double e2x = t9[6], e2y = t9[7], e2z = t9[8];
   double px = dy * e2z - dz * e2y, py = dz * e2x - dx * e2z, pz = dx * e2y - dy * e2x;
   double det = e1x * px + e1y * py + e1z * pz;
   if (det == 0) return 0;

@@ -49,9 +49,9 @@ static inline int order(const Node4* nd, int mask, const float* tn, int* stack, 
 
 /* Closest triangle of one primitive's tree (local frame), t in (tmin, best]; updates best and
  * g_hit.tri/u/v, returns whether it found one. */
-static int blas_closest(int root, double ox, double oy, double oz, double dx, double dy, double dz, double tmin, double* best_io) {
+static int blas_closest(int root, double ox, double oy, double oz, double dx, double dy, double dz, double tmin, double reach, double* best_io) {
   Slabs s;
-  slabs_of(&s, ox, oy, oz, dx, dy, dz);
+  slabs_of(&s, ox, oy, oz, dx, dy, dz, reach);
   const v128_t vmin = wasm_f32x4_splat(down(tmin));
   double best = *best_io;
   float tn[4];
@@ -96,12 +96,11 @@ static int blas_closest(int root, double ox, double oy, double oz, double dx, do
 /* The hit record of triangle `tri` of instance `inst` met at t by world direction d: as
  * BvhSceneQuery.fillSurfaceHit computes it (same operations, same order). */
 static void fill_hit(double t, int inst, int tri, double u, double v, double dx, double dy, double dz) {
-  const float* t9 = g_scene.tv + 9 * tri;
+  const double* t9 = g_scene.tv + 9 * tri;
   const double* x = g_scene.inst_xform + inst * INST_FLOATS;
   const int* ii = g_scene.inst_ints + inst * INST_INTS;
-  double ax = t9[0], ay = t9[1], az = t9[2];
-  double e1x = t9[3] - ax, e1y = t9[4] - ay, e1z = t9[5] - az;
-  double e2x = t9[6] - ax, e2y = t9[7] - ay, e2z = t9[8] - az;
+  double e1x = t9[3], e1y = t9[4], e1z = t9[5];
+  double e2x = t9[6], e2y = t9[7], e2z = t9[8];
   double lx = e1y * e2z - e1z * e2y, ly = e1z * e2x - e1x * e2z, lz = e1x * e2y - e1y * e2x;
   double nx = x[0] * lx + x[1] * ly + x[2] * lz;
   double ny = x[3] * lx + x[4] * ly + x[5] * lz;
@@ -128,8 +127,9 @@ static void fill_hit(double t, int inst, int tri, double u, double v, double dx,
 EXPORT int rk_closest(double ox, double oy, double oz, double dx, double dy, double dz, double tmin, double tmax) {
   g_hit.inst = -1;
   if (g_scene.root_surface < 0 || !(tmax > tmin)) return 0;
+  const double reach = reach_of(tmin, tmax);
   Slabs s;
-  slabs_of(&s, ox, oy, oz, dx, dy, dz);
+  slabs_of(&s, ox, oy, oz, dx, dy, dz, reach);
   const v128_t vmin = wasm_f32x4_splat(down(tmin));
   double best = tmax;
   float tn[4];
@@ -155,12 +155,12 @@ EXPORT int rk_closest(double ox, double oy, double oz, double dx, double dy, dou
         double px = ox - x[9], py = oy - x[10], pz = oz - x[11];
         int found;
         if (ii[3] & INST_IDENTITY_ROTATION) {
-          found = blas_closest(root, px, py, pz, dx, dy, dz, tmin, &best);
+          found = blas_closest(root, px, py, pz, dx, dy, dz, tmin, reach, &best);
         } else {
           found = blas_closest(root,
                                x[0] * px + x[3] * py + x[6] * pz, x[1] * px + x[4] * py + x[7] * pz, x[2] * px + x[5] * py + x[8] * pz,
                                x[0] * dx + x[3] * dy + x[6] * dz, x[1] * dx + x[4] * dy + x[7] * dz, x[2] * dx + x[5] * dy + x[8] * dz,
-                               tmin, &best);
+                               tmin, reach, &best);
         }
         if (found) {
           best_inst = inst;

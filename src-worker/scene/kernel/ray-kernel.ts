@@ -76,7 +76,7 @@ function layout(heapBase: number, data: SceneData, wideNodes: number): Layout {
   const scene = align(heapBase);
   const nodes = align(scene + 13 * 4);
   const tv = align(nodes + wideNodes * WIDE_NODE_WORDS * 4);
-  const tval = align(tv + data.triVerts.byteLength);
+  const tval = align(tv + 2 * data.triVerts.byteLength);
   const instInts = align(tval + data.triValues.byteLength);
   const instXform = align(instInts + data.instInts.byteLength);
   const tlasRefs = align(instXform + data.instXform.byteLength);
@@ -135,7 +135,15 @@ export class RayKernel {
     if (pages > MAX_PAGES) return null;
     if (pages > STATIC_PAGES) memory.grow(pages - STATIC_PAGES);
     const buf = memory.buffer, P = data.primitiveCount;
-    new Float32Array(buf, lay.tv, data.triVerts.length).set(data.triVerts);
+    // Triangles as the tests use them: v0, v1 − v0, v2 − v0 in double (differences of the floats,
+    // exactly what the JS test computes each time).
+    const tv = new Float64Array(buf, lay.tv, data.triVerts.length), src = data.triVerts;
+    for (let o = 0; o < src.length; o += 9) {
+      const ax = src[o]!, ay = src[o + 1]!, az = src[o + 2]!;
+      tv[o] = ax; tv[o + 1] = ay; tv[o + 2] = az;
+      tv[o + 3] = src[o + 3]! - ax; tv[o + 4] = src[o + 4]! - ay; tv[o + 5] = src[o + 5]! - az;
+      tv[o + 6] = src[o + 6]! - ax; tv[o + 7] = src[o + 7]! - ay; tv[o + 8] = src[o + 8]! - az;
+    }
     new Float32Array(buf, lay.tval, data.triValues.length).set(data.triValues);
     new Int32Array(buf, lay.instInts, data.instInts.length).set(data.instInts);
     new Float64Array(buf, lay.instXform, data.instXform.length).set(data.instXform);

@@ -36,7 +36,7 @@ static int h_a[HEAP], h_b[HEAP];
 static int h_size, h_overflow;
 
 /* The ray, its world slabs and interval, the current instance's local ray and slabs. */
-static double w_ox, w_oy, w_oz, w_dx, w_dy, w_dz, t_min, t_max;
+static double w_ox, w_oy, w_oz, w_dx, w_dy, w_dz, t_min, t_max, t_reach;
 static Slabs w_slabs, l_slabs;
 static v128_t v_tmin, v_tmax;
 static int l_inst;
@@ -123,7 +123,7 @@ static void local_ray(int inst) {
     l_dy = x[1] * w_dx + x[4] * w_dy + x[7] * w_dz;
     l_dz = x[2] * w_dx + x[5] * w_dy + x[8] * w_dz;
   }
-  slabs_of(&l_slabs, l_ox, l_oy, l_oz, l_dx, l_dy, l_dz);
+  slabs_of(&l_slabs, l_ox, l_oy, l_oz, l_dx, l_dy, l_dz, t_reach);
   l_inst = inst;
 }
 
@@ -255,7 +255,8 @@ EXPORT int rk_trav_begin(double ox, double oy, double oz, double dx, double dy, 
   w_dx = dx; w_dy = dy; w_dz = dz;
   t_min = tmin;
   t_max = tmax;
-  slabs_of(&w_slabs, ox, oy, oz, dx, dy, dz);
+  t_reach = reach_of(tmin, tmax);
+  slabs_of(&w_slabs, ox, oy, oz, dx, dy, dz, t_reach);
   v_tmin = wasm_f32x4_splat(down(tmin));
   v_tmax = wasm_f32x4_splat(up(tmax));
   c_key = tmin;
