@@ -65,6 +65,9 @@ const H_TLAS = 0, H_BLAS = 1, H_TRI = 2, H_GAUSS = 3;
 /** How the query walks its trees: 'auto' in the WebAssembly kernel where it can serve, 'js' never. */
 export type SurfaceKernel = 'auto' | 'js';
 
+/** Longest ray interval the kernel takes (its float box margins scale with it; kernel.h). */
+const KERNEL_REACH = 1e9;
+
 // One kernel per scene per thread, shared by every query on it: it copies the scene's surfaces,
 // so only the last few scenes keep one (a run's batches all arrive with the same scene uid).
 const KERNELS_KEPT = 2;
@@ -177,7 +180,7 @@ export class BvhSceneQuery implements SceneQuery {
 
   closestSurface(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tmin: number, tmax: number, out: SurfaceHit): boolean {
     const k = this.kernel === undefined ? this.rayKernel() : this.kernel;
-    if (k !== null) {
+    if (k !== null && tmax <= KERNEL_REACH && tmin >= -KERNEL_REACH) {
       if (!k.closest(ox, oy, oz, dx, dy, dz, tmin, tmax)) return false;
       const f = k.hitF, i = k.hitI;
       out.t = f[HitF.t]!;
@@ -466,7 +469,7 @@ export class BvhSceneQuery implements SceneQuery {
     visit: (hit: ElementHit) => boolean,
   ): void {
     const k = this.kernel === undefined ? this.rayKernel() : this.kernel;
-    if (k !== null) {
+    if (k !== null && tmax <= KERNEL_REACH && tmin >= -KERNEL_REACH) {
       // The kernel walks the trees and measures Gaussians along the ray; the elements come back
       // one at a time, in the same order, to the same visitElement.
       const f = k.elemF, i = k.elemI;

@@ -16,6 +16,10 @@
  * precision with the same operations in the same order as the JS query (two-sided
  * Möller–Trumbore, seed 000 eq. 1 for Gaussians), and records are filled the same way, so both
  * paths give the same elements at the same t, bit for bit (test/unit/scene/ray-kernel.test.ts).
+ * The one freedom: where two elements are met at exactly the same t (a ray along a shared
+ * edge), the visiting order decides which the closest-surface query reports and in which order
+ * the traversal hands them over; the kernel's order is fixed, so its answers depend only on the
+ * ray and the scene (the same for any number of workers).
  *
  * No libc: the module imports its memory; ray-kernel.ts lays the scene out in it after
  * __heap_base, writes a Scene record (kernel.h) and passes its address to rk_init.

@@ -10,13 +10,18 @@ import { RandomStream } from '../../../src-worker/random/stream';
 import type { SceneData } from '../../../src-worker/scene/scene-data';
 import { randomPose, randomRays, randomScene, randomTriangles } from './random-scene';
 
-/** Casts every ray with the kernel and with the JS traversal; every field must agree exactly. */
-function compare(data: SceneData, rays: Float64Array, tminOf: (i: number) => number, tmaxOf: (i: number) => number): number {
+/**
+ * Casts every ray with the kernel and with the JS traversal: the same rays hit, at the same t,
+ * and every field agrees, except where two triangles are met at exactly the same t (a shared
+ * edge or a corner), where each traversal may report a different one of them: those ties must
+ * stay rare (≤ `maxTieShare` of the hits). Returns the hits.
+ */
+function compare(data: SceneData, rays: Float64Array, tminOf: (i: number) => number, tmaxOf: (i: number) => number, maxTieShare = 0): number {
   const wasm = createSceneQuery(data, 'auto'), js = createSceneQuery(data, 'js');
   expect(wasm.rayKernel()).not.toBeNull();
   expect(js.rayKernel()).toBeNull();
   const a = newSurfaceHit(), b = newSurfaceHit();
-  let hits = 0;
+  let hits = 0, ties = 0;
   for (let i = 0; i < rays.length / 6; i++) {
     const o = 6 * i, tmin = tminOf(i), tmax = tmaxOf(i);
     const ha = wasm.closestSurface(rays[o]!, rays[o + 1]!, rays[o + 2]!, rays[o + 3]!, rays[o + 4]!, rays[o + 5]!, tmin, tmax, a);
@@ -24,9 +29,15 @@ function compare(data: SceneData, rays: Float64Array, tminOf: (i: number) => num
     expect(ha, `ray ${i}`).toBe(hb);
     if (!ha) continue;
     hits++;
+    expect(a.t, `ray ${i}`).toBe(b.t);
+    if (wasm.lastInstance !== js.lastInstance || wasm.lastTriangle !== js.lastTriangle) {
+      ties++;
+      continue;
+    }
     expect(a, `ray ${i}`).toEqual(b);
-    expect([wasm.lastInstance, wasm.lastTriangle, wasm.lastU, wasm.lastV], `ray ${i}`).toEqual([js.lastInstance, js.lastTriangle, js.lastU, js.lastV]);
+    expect([wasm.lastU, wasm.lastV], `ray ${i}`).toEqual([js.lastU, js.lastV]);
   }
+  expect(ties, 'triangles tied at the same t').toBeLessThanOrEqual(maxTieShare * hits);
   return hits;
 }
 
@@ -66,7 +77,8 @@ describe.skipIf(!rayKernelAvailable())('WebAssembly ray kernel', () => {
     it(`random scene ${seed} (meshes, ground, rotated instances, Gaussians beside): same hits as the JS traversal, bit for bit`, () => {
       const data = randomScene(seed, { shared: seed === 2 });
       const rays = randomRays(seed + 10, 4000, 18);
-      const hits = compare(data, rays, (i) => (i % 5 === 0 ? 0.5 : 0), (i) => (i % 7 === 0 ? 4 : 1000));
+      // tmax = ∞ (beyond the kernel's reach) goes to the JS traversal: the answers still agree.
+      const hits = compare(data, rays, (i) => (i % 5 === 0 ? 0.5 : 0), (i) => (i % 7 === 0 ? 4 : i % 11 === 0 ? Infinity : 1000));
       expect(hits).toBeGreaterThan(800); // the comparison must cover many hits, not only misses
     });
   }
@@ -81,6 +93,36 @@ describe.skipIf(!rayKernelAvailable())('WebAssembly ray kernel', () => {
     const data = b.build();
     const rays = randomRays(8, 6000, 50);
     expect(compare(data, rays, () => 0, () => 120)).toBeGreaterThan(2000);
+  });
+
+  it('agrees on axis-aligned geometry hit by axis-parallel and grazing rays from origins on box planes', () => {
+    // Flat floor tiles and wall tiles: boxes of zero thickness, faces shared by neighbours,
+    // rays along the axes and along the faces, origins exactly on the planes — where float
+    // box tests are most likely to disagree with double ones.
+    const tris: number[] = [];
+    for (let i = -10; i < 10; i++) {
+      for (let j = -10; j < 10; j++) {
+        tris.push(i, j, 0, i + 1, j, 0, i, j + 1, 0, i + 1, j, 0, i + 1, j + 1, 0, i, j + 1, 0);
+        if ((i + j) % 3 === 0) tris.push(i, j, 0, i, j + 1, 0, i, j, 2, i, j + 1, 0, i, j + 1, 2, i, j, 2);
+      }
+    }
+    const b = new SceneBuilder();
+    b.addInstance(b.addMesh(new Float32Array(tris)), [0, 0, 0, 0, 0, 0, 1], 1, 1);
+    b.addInstance(b.addMesh(new Float32Array(tris)), [0.25, 100, 0.5, 0, 0, 0, 1], 2, 1);
+    const data = b.build();
+    const r = new RandomStream(11, 1);
+    const rays: number[] = [];
+    const axes = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
+    for (let k = 0; k < 6000; k++) {
+      const snap = (x: number) => (k % 2 === 0 ? Math.round(x) : Math.round(x * 4) / 4);
+      const o = [snap((r.next() - 0.5) * 24), snap((r.next() - 0.5) * 24) + (k % 5 === 0 ? 100 : 0), k % 3 === 0 ? 0 : snap(r.next() * 3)];
+      let d = axes[k % 6]!;
+      if (k % 4 === 1) d = [Math.SQRT1_2, Math.SQRT1_2, 0];
+      if (k % 4 === 2) { const a = r.next() * 2 * Math.PI; d = [Math.cos(a), Math.sin(a), k % 8 === 2 ? 0 : -1e-9]; }
+      const n = Math.hypot(d[0]!, d[1]!, d[2]!);
+      rays.push(...o, d[0]! / n, d[1]! / n, d[2]! / n);
+    }
+    expect(compare(data, new Float64Array(rays), (i) => (i % 7 === 0 ? 1 : 0), () => 60, 0.1)).toBeGreaterThan(1000); // 102 ties in 2,118 hits here: rays aimed along shared edges
   });
 
   it('finds no surface but walks the Gaussians of a scene without surfaces; no kernel for an empty scene', () => {
