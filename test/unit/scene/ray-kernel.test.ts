@@ -148,6 +148,10 @@ describe.skipIf(!rayKernelAvailable())('WebAssembly ray kernel', () => {
     expect(k.hitI[HitI.instance]).toBe(-1);
     expect(k.closest(...toCentre, 0, 1000)).toBe(true);
     expect(k.hitI[HitI.instance]).toBe(hitSomething);
+    // A NaN ray meets nothing and ends (no endless walk).
+    expect(k.closest(NaN, 0, 0, -1, 0, 0, 0, 1000)).toBe(false);
+    expect(k.closest(10, 0, 0, NaN, 0, 0, 0, 1000)).toBe(false);
+    expect(k.travBegin(10, 0, 0, NaN, NaN, NaN, 0, 1000)).toBe(false);
     expect(k.memoryBytes).toBeGreaterThan(data.triVerts.byteLength);
   });
 });
