@@ -4,8 +4,8 @@
  *   createSceneQuery(data: SceneData): BvhSceneQuery      (implements SceneQuery)
  *
  * - closestSurface: with the WebAssembly kernel (kernel/ray-kernel.c: the same answers, bit for
- *   bit, from 4-wide trees with SIMD box tests, 2.5–3× sooner) wherever the runtime has
- *   WebAssembly SIMD; else (or with createSceneQuery(data, 'js')) in JS: depth first, nearer
+ *   bit, from 4-wide trees with SIMD box tests, ≈ 2.9× sooner on the engine bench) wherever
+ *   the runtime has WebAssembly SIMD; else (or with createSceneQuery(data, 'js')) in JS: depth first, nearer
  *   child first (the nearer child is visited without a push), culling nodes whose entry
  *   distance is beyond the best hit so far; an instance leaf
  *   transforms the ray into the primitive's frame and descends its BVH with the same shrinking
@@ -15,7 +15,7 @@
  *   ray in the kernel, else in one JS traversal of the union of the rays (beam-query.ts), with
  *   the same per-ray results.
  * - traverse: in the kernel where it serves (kernel/ray-traverse.c: the same walk over 4-wide
- *   trees, the elements handed back one at a time to the same visitor code, 2–3× sooner); else
+ *   trees, the elements handed back one at a time to the same visitor code; hybrid runs ≈ 2× sooner); else
  *   front to back with one binary min-heap of pending items (instance-tree nodes,
  *   primitive-tree nodes, element hits) keyed by entry distance or element t, so the visitor
  *   sees elements in increasing t and stopping early skips the rest. The nearest item produced
