@@ -51,9 +51,11 @@ export interface BenchEngineResult {
     speedup: number;
     /** Which traversal cast: 'wasm' (the SIMD kernel) or 'js' (runtime without WebAssembly SIMD). */
     kernel: 'wasm' | 'js';
-    /** The kernel's per-thread copy of the scene (triangles, instances, 4-wide trees) and its set-up time. */
+    /** The kernel's layout of the scene (triangles, instances, 4-wide trees), shared by the threads, and its set-up time. */
     kernelMemoryBytes: number;
     kernelBuildMs: number | null;
+    /** What each casting thread adds to the kernel memory (thread-local block and stack). */
+    kernelThreadBytes: number;
     sceneInfo?: BenchPrepared['sceneInfo'];
   };
 }
@@ -120,6 +122,7 @@ export async function benchEngine(opts: BenchEngineOptions, progress: (msg: stri
       speedup: round(engineRps / threeRps, 2),
       kernel: single.kernelBuildMs === null ? 'js' : 'wasm',
       kernelMemoryBytes: single.kernelMemoryBytes,
+      kernelThreadBytes: single.kernelThreadBytes,
       kernelBuildMs: single.kernelBuildMs === null ? null : round(single.kernelBuildMs, 1),
       ...(prep.sceneInfo ? { sceneInfo: prep.sceneInfo } : {}),
     },

@@ -18,7 +18,7 @@ import { builtinProfile } from '../../src-worker/sensors/builtins';
 import { packetDurationOf } from '../../src-worker/sensors/scan-pattern';
 import { BoundsAccumulator } from '../../src-worker/geometry/bounds';
 import { chunkBounds } from '../../src-worker/formats/chunk-points';
-import { toShared } from './scene-store';
+import { shareScene, toShared } from './scene-store';
 import { trailTrajectory } from './trajectories';
 import { planSimulation, sumBatches } from './simulation';
 
@@ -61,7 +61,7 @@ export async function benchFit(services: AppServices, opts: { packets?: number }
     const available = trajectory.times[trajectory.times.length - 1]!;
     if (seconds > available) throw new Error(`bench: ${packetsWanted} packets need ${seconds.toFixed(1)} s of driving; the strip's trail has ${available.toFixed(1)} s`);
     const plan = planSimulation(
-      { scene: toShared(scene.data), profile, trajectory: toShared(trajectory), mountOverride: [0, 0, 0, 0, 0, 0, 1], mode: 'mesh', seed: 1, rangeSampler: 'along-ray' },
+      { scene: shareScene(scene.data), profile, trajectory: toShared(trajectory), mountOverride: [0, 0, 0, 0, 0, 0, 1], mode: 'mesh', seed: 1, rangeSampler: 'along-ray' },
       seconds,
       128,
     );

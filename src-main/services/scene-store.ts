@@ -1,11 +1,26 @@
 /**
  * Moving stored scenes into shared memory: every typed array of a scene is copied once into a
  * SharedArrayBuffer, so all simulation batches on the pool read the same bytes without copies.
+ * shareScene also lays the scene out once for the WebAssembly ray kernel (kernel-scene.ts), in a
+ * shared memory every worker's kernel imports.
  */
+import type { SceneData } from '../../src-worker/scene/scene-data';
+import { layoutKernelScene } from '../../src-worker/scene/kernel/kernel-scene';
 
 type Typed = Float32Array | Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array | Int8Array | Int16Array;
 
+/** A scene ready for workers: its arrays shared, and its kernel layout made once for all of them. */
+export function shareScene(data: SceneData): SceneData {
+  const shared = toShared(data);
+  if (!shared.kernel) {
+    const kernel = layoutKernelScene(shared);
+    if (kernel) shared.kernel = kernel;
+  }
+  return shared;
+}
+
 export function toShared<T>(value: T): T {
+  if (value instanceof WebAssembly.Memory) return value; // a shared kernel memory travels as it is
   if (ArrayBuffer.isView(value)) {
     const src = value as unknown as Typed;
     if (src.buffer instanceof SharedArrayBuffer) return value;

@@ -13,7 +13,7 @@ import type { SceneData } from '../../src-worker/scene/scene-data';
 import { BoundsAccumulator } from '../../src-worker/geometry/bounds';
 import { chunkBounds } from '../../src-worker/formats/chunk-points';
 import type { ServiceContext } from './app-services';
-import { toShared } from './scene-store';
+import { shareScene, toShared } from './scene-store';
 import { modelScene } from './fit-service';
 import type { ProjectSession } from './project-session';
 import { buildTrajectory, type Trajectory } from './trajectories';
@@ -146,5 +146,5 @@ export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulat
 function storedScene(session: ProjectSession, id: number): { data: SceneData; meta: Record<string, unknown>; name: string } {
   const scene = session.store.scenes.get(id);
   if (!scene) throw new ApiError('not_found', `no scene ${id} in this project`);
-  return { data: toShared(scene.data) as unknown as SceneData, meta: scene.info.meta, name: scene.info.name };
+  return { data: shareScene(scene.data as unknown as SceneData), meta: scene.info.meta, name: scene.info.name };
 }

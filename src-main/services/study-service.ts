@@ -19,7 +19,7 @@ import type { TruthObject } from '../../src-worker/plan/ground-truth';
 import type { ServiceContext } from './app-services';
 import type { ProjectSession } from './project-session';
 import { resolveProfileForUse } from './profiles-service';
-import { toShared } from './scene-store';
+import { shareScene } from './scene-store';
 import { resolveStudyLayout } from './study-layout';
 
 /** What a study row's params hold. */
@@ -88,7 +88,7 @@ export function startStudy(ctx: ServiceContext, req: ParsedRequest<'study.start'
   const layout = resolveStudyLayout(def, scene.info.meta, data.bounds ?? null);
   const specs = studyRunSpecs(def, layout);
   const objects = sceneObjects(session, scene.info.meta);
-  const shared = toShared(data);
+  const shared = shareScene(data);
   const params: StudyParams = { definition: def, layout };
   const name = def.name ?? `${profiles.map((p) => p.id).filter((id, i, all) => all.indexOf(id) === i).join(' vs ')} in ${scene.info.name}`;
   if (studyId === null) studyId = store.studies.create(name, def.sceneId, params as unknown as Record<string, unknown>).info.id;

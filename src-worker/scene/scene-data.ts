@@ -44,6 +44,7 @@
  * instance per leaf, so a leaf's box is the instance's world box).
  */
 import { ElementKind } from './scene-query';
+import type { KernelScene } from './kernel/kernel-scene';
 
 export const PRIM_INTS = 5;
 export const PRIM_FLOATS = 8;
@@ -90,6 +91,12 @@ export interface SceneData {
    * Absent in scenes from before it existed; caches then key on the object.
    */
   uid?: number;
+  /**
+   * The scene laid out for the WebAssembly ray kernel in a shared memory (kernel/kernel-scene.ts),
+   * attached by the thread that shares the scene with workers (scene-store.ts shareScene) so that
+   * every worker casts over one copy. Never stored; absent, each thread lays one out for itself.
+   */
+  kernel?: KernelScene;
 }
 
 const ARRAY_KEYS = ['primInts', 'primFloats', 'triVerts', 'triValues', 'triSource', 'gauss', 'gaussSource', 'nodeBounds', 'nodeLinks', 'instInts', 'instXform', 'tlasRefs', 'bounds'] as const;

@@ -18,6 +18,7 @@ import { decodeRaysFile, decodeTrianglesFile } from '../formats/bench-files';
 import { revolutionRays } from '../site/bench-rays';
 import { buildOffroadBenchScene } from '../site/offroad';
 import { createSceneQuery } from '../scene/scene-bvh';
+import { layoutKernelScene } from '../scene/kernel/kernel-scene';
 import { SceneBuilder } from '../scene/scene-builder';
 import { flattenSceneTriangles, sceneMemoryBytes, sceneStats, type SceneData } from '../scene/scene-data';
 import { newSurfaceHit } from '../scene/scene-query';
@@ -81,9 +82,11 @@ export interface BenchEngineRun {
   seconds: number;
   hitsOnStride: number;
   raysOnStride: number;
-  /** The WebAssembly kernel's copy of the scene on this thread (0 / null: the JS traversal cast). */
+  /** The WebAssembly kernel's layout of the scene, shared by the threads (0 / null: the JS traversal cast). */
   kernelMemoryBytes: number;
   kernelBuildMs: number | null;
+  /** What this thread added to the kernel memory (its thread-local block and stack). */
+  kernelThreadBytes: number;
 }
 
 export interface BenchThreeRun {
@@ -135,6 +138,9 @@ async function prepare(input: BenchPrepareInput, ctx: TaskContext): Promise<Benc
   const b = new SceneBuilder();
   b.addInstance(b.addMesh(triangles, 0.5));
   const scene = b.build({ shared: true });
+  // The kernel's layout, made once here and shared by every engine task (as shareScene does for runs).
+  const kernel = layoutKernelScene(scene);
+  if (kernel) scene.kernel = kernel;
   return {
     triangles, rays: rays!, rayCount: rays!.length / 6, triangleCount: triangles.length / 9, maxRange, skippedRays, skippedTriangles,
     scene, buildMs: scene.buildMs, memoryBytes: sceneMemoryBytes(scene), source, ...(sceneInfo ? { sceneInfo } : {}),
@@ -166,7 +172,7 @@ function engine(input: BenchEngineInput, ctx: TaskContext): BenchEngineRun {
   const first = Math.ceil(input.start / stride) * stride;
   const raysOnStride = input.end > first ? Math.floor((input.end - 1 - first) / stride) + 1 : 0;
   const k = q.rayKernel();
-  return { rays: input.end - input.start, hits, seconds, hitsOnStride, raysOnStride, kernelMemoryBytes: k?.memoryBytes ?? 0, kernelBuildMs: k ? k.buildMs : null };
+  return { rays: input.end - input.start, hits, seconds, hitsOnStride, raysOnStride, kernelMemoryBytes: k?.scene.bytes ?? 0, kernelBuildMs: k ? k.scene.buildMs : null, kernelThreadBytes: k?.threadBytes ?? 0 };
 }
 
 async function three(input: BenchThreeInput, ctx: TaskContext): Promise<BenchThreeRun> {

@@ -8,6 +8,8 @@
 #include <wasm_simd128.h>
 
 #define EXPORT __attribute__((visibility("default")))
+/* Per-thread state: each instance over the shared memory has its own (ray-kernel.c). */
+#define THREAD _Thread_local
 
 /* A 4-wide node (wide-bvh.ts): the children's boxes as structure of arrays, then the children.
  * child ≥ 0: a wide node; child < 0: leaf −(1 + (first << 4 | count)), count ≤ 15, over
@@ -40,7 +42,13 @@ typedef struct {
   int root_all;              /* wide root of the tree over every instance, −1: none */
 } Scene;
 
-extern Scene g_scene;
+extern THREAD Scene g_scene;
+
+/* Each traversal's per-thread scratch (arrays too large for TLS): its size, and binding it. */
+int closest_scratch_bytes(void);
+void closest_bind(char* scratch);
+int traverse_scratch_bytes(void);
+void traverse_bind(char* scratch);
 
 /* Inverse direction that is finite for a zero component (no NaN from 0·∞ in the slab test). */
 static inline double inv(double d) { return d != 0 ? 1.0 / d : 1e300; }

@@ -8,15 +8,27 @@ enum { STACK = 1024 };
 /* The last hit, laid out for ray-kernel.ts: what a SurfaceHit holds (t, unit normal facing the
  * ray in the world frame, reflectance, object and class ids) and where it came from (instance,
  * triangle index into triVerts, barycentrics). inst is −1 after a ray that met nothing. */
-static struct {
+static THREAD struct {
   double t, nx, ny, nz, reflectance, u, v;
   int inst, tri, object_id, class_id;
 } g_hit;
 
-static int s_tlas[STACK];
-static float s_tlas_t[STACK];
-static int s_blas[STACK];
-static float s_blas_t[STACK];
+/* The two descent stacks (instance tree, primitive tree): node and entry distance, STACK each,
+ * in the thread's scratch block (closest_bind), not in TLS, which would put their zeros into the
+ * module's TLS image. */
+static THREAD int* s_tlas;
+static THREAD float* s_tlas_t;
+static THREAD int* s_blas;
+static THREAD float* s_blas_t;
+
+int closest_scratch_bytes(void) { return 4 * STACK * 4; }
+
+void closest_bind(char* scratch) {
+  s_tlas = (int*)scratch;
+  s_tlas_t = (float*)(scratch + 4 * STACK);
+  s_blas = (int*)(scratch + 8 * STACK);
+  s_blas_t = (float*)(scratch + 12 * STACK);
+}
 
 EXPORT void* rk_hit(void) { return &g_hit; }
 EXPORT int rk_stack_size(void) { return STACK; }

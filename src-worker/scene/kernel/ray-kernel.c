@@ -21,11 +21,22 @@
  * the traversal hands them over; the kernel's order is fixed, so its answers depend only on the
  * ray and the scene (the same for any number of workers).
  *
- * No libc: the module imports its memory; ray-kernel.ts lays the scene out in it after
- * __heap_base, writes a Scene record (kernel.h) and passes its address to rk_init.
+ * No libc. The module imports a shared memory: ray-kernel.ts lays a scene out in it once (after
+ * __heap_base, with a Scene record, kernel.h) and every worker thread instantiates the module
+ * over that same memory. What a thread changes while casting (stacks, heap, hit records, the
+ * current ray) is thread-local (THREAD: wasm TLS, one block per instance, which ray-kernel.ts
+ * places in a region the thread grows the memory by, with its C stack); the scene is read-only.
  */
 #include "kernel.h"
 
-Scene g_scene;
+THREAD Scene g_scene;
 
-EXPORT void rk_init(const Scene* scene) { g_scene = *scene; }
+/* Bytes of the scratch block rk_init wants (the stacks and the traversal heap, 16-aligned). */
+EXPORT int rk_scratch_bytes(void) { return closest_scratch_bytes() + traverse_scratch_bytes(); }
+
+/* Starts this thread's instance: its copy of the Scene record and its scratch block. */
+EXPORT void rk_init(const Scene* scene, char* scratch) {
+  g_scene = *scene;
+  traverse_bind(scratch);
+  closest_bind(scratch + traverse_scratch_bytes());
+}

@@ -26,25 +26,35 @@ enum { T_TLAS = 0, T_BLAS = 1, T_TRI = 2, T_GAUSS = 3, HEAP = 1 << 16 };
 /* The element handed to the caller: t, for a Gaussian its minimum Mahalanobis distance along the
  * ray and the variance of t (ray-primitives.ts rayGaussian: out[1], out[2]); element index
  * (triVerts or gauss), instance, type. */
-static struct {
+static THREAD struct {
   double t, mahalanobis, var_t;
   int element, inst, type;
 } g_elem;
 
-static double h_key[HEAP];
-static int h_a[HEAP], h_b[HEAP];
-static int h_size, h_overflow;
+/* The heap's arrays live in the thread's scratch block (traverse_bind), not in TLS (ray-closest.c
+ * says why). */
+static THREAD double* h_key;
+static THREAD int *h_a, *h_b;
+static THREAD int h_size, h_overflow;
+
+int traverse_scratch_bytes(void) { return HEAP * 16; }
+
+void traverse_bind(char* scratch) {
+  h_key = (double*)scratch;
+  h_a = (int*)(scratch + 8 * HEAP);
+  h_b = (int*)(scratch + 12 * HEAP);
+}
 
 /* The ray, its world slabs and interval, the current instance's local ray and slabs. */
-static double w_ox, w_oy, w_oz, w_dx, w_dy, w_dz, t_min, t_max, t_reach;
-static Slabs w_slabs, l_slabs;
-static v128_t v_tmin, v_tmax;
-static int l_inst;
-static double l_ox, l_oy, l_oz, l_dx, l_dy, l_dz;
+static THREAD double w_ox, w_oy, w_oz, w_dx, w_dy, w_dz, t_min, t_max, t_reach;
+static THREAD Slabs w_slabs, l_slabs;
+static THREAD v128_t v_tmin, v_tmax;
+static THREAD int l_inst;
+static THREAD double l_ox, l_oy, l_oz, l_dx, l_dy, l_dz;
 
 /* The item to process next (c_b < 0: take the heap's top). */
-static double c_key;
-static int c_a, c_b;
+static THREAD double c_key;
+static THREAD int c_a, c_b;
 
 EXPORT void* rk_elem(void) { return &g_elem; }
 
@@ -90,8 +100,8 @@ static void pop_top(void) {
 }
 
 /* The nearest item produced while processing the current one (n_b < 0: none yet). */
-static double n_key;
-static int n_a, n_b;
+static THREAD double n_key;
+static THREAD int n_a, n_b;
 
 static inline void produce(double key, int a, int b) {
   if (n_b < 0) {

@@ -5,6 +5,7 @@ import { createSceneQuery, type SceneElementHit } from '../../../src-worker/scen
 import { SceneBuilder } from '../../../src-worker/scene/scene-builder';
 import { ElemI, HitI, RayKernel, rayKernelAvailable } from '../../../src-worker/scene/kernel/ray-kernel';
 import { collapseTree, WIDE_NODE_WORDS } from '../../../src-worker/scene/kernel/wide-bvh';
+import { layoutKernelScene } from '../../../src-worker/scene/kernel/kernel-scene';
 import { newSurfaceHit } from '../../../src-worker/scene/scene-query';
 import { RandomStream } from '../../../src-worker/random/stream';
 import type { SceneData } from '../../../src-worker/scene/scene-data';
@@ -39,6 +40,11 @@ function compare(data: SceneData, rays: Float64Array, tminOf: (i: number) => num
   }
   expect(ties, 'triangles tied at the same t').toBeLessThanOrEqual(maxTieShare * hits);
   return hits;
+}
+
+function ray(rays: Float64Array, i: number): [number, number, number, number, number, number] {
+  const o = 6 * i;
+  return [rays[o]!, rays[o + 1]!, rays[o + 2]!, rays[o + 3]!, rays[o + 4]!, rays[o + 5]!];
 }
 
 /** Every field of every element each query's traverse hands its visitor (stopping after `limit`). */
@@ -125,6 +131,40 @@ describe.skipIf(!rayKernelAvailable())('WebAssembly ray kernel', () => {
     expect(compare(data, new Float64Array(rays), (i) => (i % 7 === 0 ? 1 : 0), () => 60, 0.1)).toBeGreaterThan(1000); // 102 ties in 2,118 hits here: rays aimed along shared edges
   });
 
+  it('threads share one layout: each instance adds only its own block, and interleaved walks do not disturb each other', () => {
+    const data = randomScene(6, { shared: true });
+    const kernel = layoutKernelScene(data)!;
+    expect(kernel.memory.buffer).toBeInstanceOf(SharedArrayBuffer);
+    data.kernel = kernel;
+    const before = kernel.memory.buffer.byteLength;
+    const k1 = RayKernel.create(data)!, k2 = RayKernel.create(data)!; // as two worker threads would
+    expect(k1.scene).toBe(kernel);
+    expect(k2.scene).toBe(kernel);
+    expect(kernel.memory.buffer.byteLength - before).toBe(k1.threadBytes + k2.threadBytes);
+    expect(k1.threadBytes).toBeLessThan(2 * 1024 * 1024);
+    const rays = randomRays(7, 200, 16);
+    const walkAlone = (k: RayKernel, i: number) => {
+      const seen: number[] = [];
+      for (let more = k.travBegin(...ray(rays, i), 0, 1000); more; more = k.travNext()) seen.push(k.elemF[0]!, k.elemI[0]!);
+      return seen;
+    };
+    let compared = 0;
+    for (let i = 0; i + 1 < 200; i += 2) {
+      const a = walkAlone(k1, i), b = walkAlone(k1, i + 1);
+      // Step both walks in turn, one on each instance.
+      const sa: number[] = [], sb: number[] = [];
+      let ma = k1.travBegin(...ray(rays, i), 0, 1000), mb = k2.travBegin(...ray(rays, i + 1), 0, 1000);
+      while (ma || mb) {
+        if (ma) { sa.push(k1.elemF[0]!, k1.elemI[0]!); ma = k1.travNext(); }
+        if (mb) { sb.push(k2.elemF[0]!, k2.elemI[0]!); mb = k2.travNext(); }
+      }
+      expect(sa, `ray ${i}`).toEqual(a);
+      expect(sb, `ray ${i + 1}`).toEqual(b);
+      compared += a.length + b.length;
+    }
+    expect(compared).toBeGreaterThan(200);
+  });
+
   it('finds no surface but walks the Gaussians of a scene without surfaces; no kernel for an empty scene', () => {
     const b = new SceneBuilder();
     b.addInstance(b.addEllipsoids(new Float64Array([0, 0, 0]), new Float64Array([1, 0, 0, 1, 0, 1]), 0.5));
@@ -152,7 +192,7 @@ describe.skipIf(!rayKernelAvailable())('WebAssembly ray kernel', () => {
     expect(k.closest(NaN, 0, 0, -1, 0, 0, 0, 1000)).toBe(false);
     expect(k.closest(10, 0, 0, NaN, 0, 0, 0, 1000)).toBe(false);
     expect(k.travBegin(10, 0, 0, NaN, NaN, NaN, 0, 1000)).toBe(false);
-    expect(k.memoryBytes).toBeGreaterThan(data.triVerts.byteLength);
+    expect(k.scene.bytes).toBeGreaterThan(data.triVerts.byteLength);
   });
 });
 
