@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const kernelDir = join(root, 'src-worker/scene/kernel');
-const sources = ['ray-kernel.c', 'ray-closest.c', 'ray-traverse.c'].map((f) => join(kernelDir, f));
+const sources = ['ray-kernel.c', 'ray-closest.c', 'ray-traverse.c', 'ray-beam.c'].map((f) => join(kernelDir, f));
 const target = join(root, 'src-worker/scene/kernel/ray-kernel-wasm.ts');
 
 // A shared imported memory (threads share the scene) with thread-local state (wasm TLS; only the
@@ -52,7 +52,11 @@ export function compileKernel(clang = process.env.CLANG ?? 'clang') {
   const dir = mkdtempSync(join(tmpdir(), 'ray-kernel-'));
   try {
     const out = join(dir, 'ray-kernel.wasm');
-    execFileSync(clang, [...CLANG_FLAGS, '-o', out, ...sources], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      execFileSync(clang, [...CLANG_FLAGS, '-o', out, ...sources], { stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+      throw new Error(`${clang} failed:\n${e.stderr?.toString() ?? e.message}`, { cause: e });
+    }
     return readFileSync(out);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -11,9 +11,9 @@
  *   transforms the ray into the primitive's frame and descends its BVH with the same shrinking
  *   tmax. Mesh and ground triangles are surfaces; ellipsoid and voxel instances are not in
  *   that instance tree at all.
- * - closestSurfaceBeam: closestSurface for rays sharing an origin (the physics stencil): ray by
- *   ray in the kernel, else in one JS traversal of the union of the rays (beam-query.ts), with
- *   the same per-ray results.
+ * - closestSurfaceBeam: closestSurface for rays sharing an origin (the physics stencil) in one
+ *   walk: the kernel's fat ray (kernel/ray-beam.c), else the JS union of the rays
+ *   (beam-query.ts); the same per-ray results either way.
  * - traverse: in the kernel where it serves (kernel/ray-traverse.c: the same walk over 4-wide
  *   trees, the elements handed back one at a time to the same visitor code; hybrid runs ≈ 2× sooner); else
  *   front to back with one binary min-heap of pending items (instance-tree nodes,
@@ -39,7 +39,7 @@ import {
 import { ElementKind, type ElementHit, type SceneQuery, type SurfaceHit } from './scene-query';
 import { cholesky3, rayGaussian } from '../geometry/ray-primitives';
 import { BeamQuery } from './beam-query';
-import { ElemF, ElemI, HitF, HitI, RayKernel } from './kernel/ray-kernel';
+import { BEAM_F_STRIDE, BEAM_I_OFFSET, BEAM_I_STRIDE, BEAM_MAX, ElemF, ElemI, HitF, HitI, RayKernel } from './kernel/ray-kernel';
 
 /** The hit record traverse() hands to its visitor: the interface's fields plus where it came from. */
 export interface SceneElementHit extends ElementHit {
@@ -312,16 +312,32 @@ export class BvhSceneQuery implements SceneQuery {
    * (beam-query.ts); each out[k] as closestSurface would fill it. Returns the mask of rays that hit.
    */
   closestSurfaceBeam(ox: number, oy: number, oz: number, dirs: ArrayLike<number>, count: number, tmin: number, tmax: number, out: SurfaceHit[]): number {
-    // The kernel casts each ray faster than the JS beam traversal casts the union (VLP-16 physics
-    // real-time factor 1.31 against 0.96–1.0, `thicket bench --only realtime`).
-    if (this.rayKernel() === null) {
-      if (!this.beam) this.beam = new BeamQuery(this.data, this, this.stack.length);
-      const mask = this.beam.closest(ox, oy, oz, dirs, count, tmin, tmax, out);
-      if (mask >= 0) return mask;
+    const k = this.kernel === undefined ? this.rayKernel() : this.kernel;
+    if (k !== null && count <= BEAM_MAX && tmax <= KERNEL_REACH && tmin >= -KERNEL_REACH) {
+      // One walk of the kernel for the whole beam (ray-beam.c: the fat ray).
+      const d = k.beamDirs;
+      for (let i = 0; i < 3 * count; i++) d[i] = dirs[i]!;
+      const mask = k.closestBeam(ox, oy, oz, count, tmin, tmax);
+      const f = k.beamF, n = k.beamI;
+      for (let r = 0; r < count; r++) {
+        if ((mask & (1 << r)) === 0) continue;
+        const o = out[r]!, fo = r * BEAM_F_STRIDE, io = r * BEAM_I_STRIDE + BEAM_I_OFFSET;
+        o.t = f[fo + HitF.t]!;
+        o.nx = f[fo + HitF.nx]!;
+        o.ny = f[fo + HitF.ny]!;
+        o.nz = f[fo + HitF.nz]!;
+        o.reflectance = f[fo + HitF.reflectance]!;
+        o.objectId = n[io + HitI.objectId]!;
+        o.classId = n[io + HitI.classId]!;
+      }
+      return mask;
     }
+    if (!this.beam) this.beam = new BeamQuery(this.data, this, this.stack.length);
+    const mask = this.beam.closest(ox, oy, oz, dirs, count, tmin, tmax, out);
+    if (mask >= 0) return mask;
     let m = 0;
-    for (let k = 0; k < count; k++) {
-      if (this.closestSurface(ox, oy, oz, dirs[3 * k]!, dirs[3 * k + 1]!, dirs[3 * k + 2]!, tmin, tmax, out[k]!)) m |= 1 << k;
+    for (let r = 0; r < count; r++) {
+      if (this.closestSurface(ox, oy, oz, dirs[3 * r]!, dirs[3 * r + 1]!, dirs[3 * r + 2]!, tmin, tmax, out[r]!)) m |= 1 << r;
     }
     return m;
   }

@@ -13,6 +13,9 @@ export interface KernelExports {
   rk_closest(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tmin: number, tmax: number): number;
   rk_trav_begin(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tmin: number, tmax: number): number;
   rk_trav_next(): number;
+  rk_beam_dirs(): number;
+  rk_beam_out(): number;
+  rk_closest_beam(ox: number, oy: number, oz: number, count: number, tmin: number, tmax: number): number;
   __heap_base: WebAssembly.Global;
   __tls_size: WebAssembly.Global;
   __stack_pointer: WebAssembly.Global;

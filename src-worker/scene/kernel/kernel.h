@@ -14,7 +14,8 @@
 /* A 4-wide node (wide-bvh.ts): the children's boxes as structure of arrays, then the children.
  * child ≥ 0: a wide node; child < 0: leaf −(1 + (first << 4 | count)), count ≤ 15, over
  * triangles or Gaussians (primitive trees) or tlasRefs entries (instance trees). Empty lanes
- * have inverted boxes (min +∞, max −∞). */
+ * have inverted boxes (min +3.4e38, max −3.4e38: finite, so a zero inverse direction times a
+ * plane stays 0, never NaN; ray-beam.c relies on that). */
 typedef struct {
   float minx[4], miny[4], minz[4], maxx[4], maxy[4], maxz[4];
   int child[4];
@@ -25,7 +26,7 @@ enum { INST_INTS = 4, INST_FLOATS = 12, INST_IDENTITY_ROTATION = 1, GAUSS_STRIDE
 enum { KIND_SURFACE = 0, KIND_GROUND = 1, KIND_ELLIPSOID = 2, KIND_VOXEL = 3 };
 
 /* The scene in the kernel's memory, as ray-kernel.ts writes it (thirteen 32-bit words, in this
- * order: keep KernelScene in ray-kernel.ts in step). */
+ * order: keep kernel-scene.ts in step). */
 typedef struct {
   const Node4* nodes;        /* every wide tree */
   const double* tv;          /* per triangle v0, v1 − v0, v2 − v0 in double (as ray_triangle computes them from triVerts) */
@@ -44,11 +45,28 @@ typedef struct {
 
 extern THREAD Scene g_scene;
 
+/* A closest-surface answer, laid out for ray-kernel.ts (HitF / HitI): what a SurfaceHit holds
+ * (t, unit normal facing the ray in the world frame, reflectance, object and class ids) and where
+ * it came from (instance, triangle index into triVerts, barycentrics); inst −1: nothing met. */
+typedef struct {
+  double t, nx, ny, nz, reflectance, u, v;
+  int inst, tri, object_id, class_id;
+} HitRecord;
+
+/* Fills rec for triangle tri of instance inst met at t by world direction d (ray-closest.c). */
+void fill_hit(HitRecord* rec, double t, int inst, int tri, double u, double v, double dx, double dy, double dz);
+
+/* One ray's closest surface and its record (ray-closest.c; exported to JS too). */
+int rk_closest(double ox, double oy, double oz, double dx, double dy, double dz, double tmin, double tmax);
+void* rk_hit(void);
+
 /* Each traversal's per-thread scratch (arrays too large for TLS): its size, and binding it. */
 int closest_scratch_bytes(void);
 void closest_bind(char* scratch);
 int traverse_scratch_bytes(void);
 void traverse_bind(char* scratch);
+int beam_scratch_bytes(void);
+void beam_bind(char* scratch);
 
 /* Inverse direction that is finite for a zero component (no NaN from 0·∞ in the slab test). */
 static inline double inv(double d) { return d != 0 ? 1.0 / d : 1e300; }
@@ -75,7 +93,7 @@ static inline float up(double x) {
  * but that axis's distances are huge too) and m = 2⁻²⁰·reach with reach = max(|tmin|, |tmax|),
  * which bounds |t| wherever the decision can go either way (a distance beyond reach decides the
  * same in both precisions). So no per-node scaling is needed; callers keep reach ≤ 1e9.
- * Empty lanes are inverted to ±∞ and give ±∞, never NaN.
+ * Empty lanes are inverted to ±3.4e38 and give distances beyond any tmax (or ±∞), never NaN.
  */
 typedef struct {
   v128_t ix, iy, iz;      /* float(1/d), splatted */
@@ -163,6 +181,32 @@ static inline void gaussian_forms(const double* g, double ox, double oy, double 
   *dPd = dx * pdx + dy * pdy + dz * pdz;
   *dPe = ex * pdx + ey * pdy + ez * pdz;
   *ePe = ex * (p00 * ex + p01 * ey + p02 * ez) + ey * (p01 * ex + p11 * ey + p12 * ez) + ez * (p02 * ex + p12 * ey + p22 * ez);
+}
+
+/* Pushes the met children farthest first and returns the nearest (visited next, no push).
+ * A full sort pays: far children popped last are mostly culled by the best hit by then
+ * (pushing in lane order instead measured 15% slower; special cases for one or two children
+ * met, 15% slower too). */
+static inline int order(const Node4* nd, int mask, const float* tn, int* stack, float* stack_t, int* sp) {
+  float cd[4];
+  int ci[4], m = 0;
+  for (int i = 0; i < 4; i++) {
+    if (!(mask & (1 << i))) continue;
+    int j = m++;
+    while (j > 0 && cd[j - 1] < tn[i]) {
+      cd[j] = cd[j - 1];
+      ci[j] = ci[j - 1];
+      j--;
+    }
+    cd[j] = tn[i];
+    ci[j] = nd->child[i];
+  }
+  for (int i = 0; i < m - 1; i++) {
+    stack[*sp] = ci[i];
+    stack_t[*sp] = cd[i];
+    (*sp)++;
+  }
+  return ci[m - 1];
 }
 
 #endif

@@ -5,13 +5,8 @@
 
 enum { STACK = 1024 };
 
-/* The last hit, laid out for ray-kernel.ts: what a SurfaceHit holds (t, unit normal facing the
- * ray in the world frame, reflectance, object and class ids) and where it came from (instance,
- * triangle index into triVerts, barycentrics). inst is −1 after a ray that met nothing. */
-static THREAD struct {
-  double t, nx, ny, nz, reflectance, u, v;
-  int inst, tri, object_id, class_id;
-} g_hit;
+/* The last hit (inst −1 after a ray that met nothing). */
+static THREAD HitRecord g_hit;
 
 /* The two descent stacks (instance tree, primitive tree): node and entry distance, STACK each,
  * in the thread's scratch block (closest_bind), not in TLS, which would put their zeros into the
@@ -32,32 +27,6 @@ void closest_bind(char* scratch) {
 
 EXPORT void* rk_hit(void) { return &g_hit; }
 EXPORT int rk_stack_size(void) { return STACK; }
-
-/* Pushes the met children farthest first and returns the nearest (visited next, no push).
- * A full sort pays: far children popped last are mostly culled by the best hit by then
- * (pushing in lane order instead measured 15% slower; special cases for one or two children
- * met, 15% slower too). */
-static inline int order(const Node4* nd, int mask, const float* tn, int* stack, float* stack_t, int* sp) {
-  float cd[4];
-  int ci[4], m = 0;
-  for (int i = 0; i < 4; i++) {
-    if (!(mask & (1 << i))) continue;
-    int j = m++;
-    while (j > 0 && cd[j - 1] < tn[i]) {
-      cd[j] = cd[j - 1];
-      ci[j] = ci[j - 1];
-      j--;
-    }
-    cd[j] = tn[i];
-    ci[j] = nd->child[i];
-  }
-  for (int i = 0; i < m - 1; i++) {
-    stack[*sp] = ci[i];
-    stack_t[*sp] = cd[i];
-    (*sp)++;
-  }
-  return ci[m - 1];
-}
 
 /* Closest triangle of one primitive's tree (local frame), t in (tmin, best]; updates best and
  * g_hit.tri/u/v, returns whether it found one. */
@@ -107,7 +76,7 @@ static int blas_closest(int root, double ox, double oy, double oz, double dx, do
 
 /* The hit record of triangle `tri` of instance `inst` met at t by world direction d: as
  * BvhSceneQuery.fillSurfaceHit computes it (same operations, same order). */
-static void fill_hit(double t, int inst, int tri, double u, double v, double dx, double dy, double dz) {
+void fill_hit(HitRecord* rec, double t, int inst, int tri, double u, double v, double dx, double dy, double dz) {
   const double* t9 = g_scene.tv + 9 * tri;
   const double* x = g_scene.inst_xform + inst * INST_FLOATS;
   const int* ii = g_scene.inst_ints + inst * INST_INTS;
@@ -121,17 +90,17 @@ static void fill_hit(double t, int inst, int tri, double u, double v, double dx,
   if (len == 0) len = 1;
   if (nx * dx + ny * dy + nz * dz > 0) len = -len;
   double refl = g_scene.prim_refl[ii[0]];
-  g_hit.t = t;
-  g_hit.nx = nx / len;
-  g_hit.ny = ny / len;
-  g_hit.nz = nz / len;
-  g_hit.reflectance = refl < 0 ? (double)g_scene.tval[tri] : refl;
-  g_hit.u = u;
-  g_hit.v = v;
-  g_hit.inst = inst;
-  g_hit.tri = tri;
-  g_hit.object_id = ii[1];
-  g_hit.class_id = ii[2];
+  rec->t = t;
+  rec->nx = nx / len;
+  rec->ny = ny / len;
+  rec->nz = nz / len;
+  rec->reflectance = refl < 0 ? (double)g_scene.tval[tri] : refl;
+  rec->u = u;
+  rec->v = v;
+  rec->inst = inst;
+  rec->tri = tri;
+  rec->object_id = ii[1];
+  rec->class_id = ii[2];
 }
 
 /* Closest surface along the world ray, t in (tmin, tmax]: returns 1 and fills g_hit (rk_hit),
@@ -193,6 +162,6 @@ EXPORT int rk_closest(double ox, double oy, double oz, double dx, double dy, dou
   }
 done:
   if (best_inst < 0) return 0;
-  fill_hit(best, best_inst, best_tri, best_u, best_v, dx, dy, dz);
+  fill_hit(&g_hit, best, best_inst, best_tri, best_u, best_v, dx, dy, dz);
   return 1;
 }

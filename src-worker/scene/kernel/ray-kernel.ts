@@ -6,6 +6,8 @@
  *       // BvhSceneQuery.closestSurface's SurfaceHit and lastInstance / lastTriangle / lastU / lastV
  *   for (let r = k.travBegin(ox, oy, oz, dx, dy, dz, tmin, tmax); r; r = k.travNext()) … k.elemF[0], k.elemI …
  *       // BvhSceneQuery.traverse's elements in increasing t: t, element, instance, type
+ *   k.beamDirs.set(dirs); const mask = k.closestBeam(ox, oy, oz, count, tmin, tmax);
+ *       // BvhSceneQuery.closestSurfaceBeam: ray k's answer at k·BEAM_F_STRIDE / k·BEAM_I_STRIDE
  *
  * BvhSceneQuery delegates both traversals to it; the answers are the JS traversals', bit for bit
  * (ray-kernel.c says why, and where two elements tie), the closest surface ≈ 2.9× sooner on the
@@ -28,6 +30,12 @@ export const HitI = { instance: 0, triangle: 1, objectId: 2, classId: 3 } as con
 /** Indices into RayKernel.elemF and elemI (g_elem in ray-traverse.c). */
 export const ElemF = { t: 0, mahalanobis: 1, varT: 2 } as const;
 export const ElemI = { element: 0, instance: 1, type: 2 } as const;
+/** Most rays in one beam, and the stride of its answers in beamF (doubles) and beamI (ints). */
+export const BEAM_MAX = 32;
+export const BEAM_F_STRIDE = 9;
+export const BEAM_I_STRIDE = 18;
+/** Where HitI's fields start within a beam answer's ints (after its 7 doubles). */
+export const BEAM_I_OFFSET = 14;
 
 const STACK_BYTES = 65536;
 
@@ -44,6 +52,11 @@ export class RayKernel {
   readonly elemF: Float64Array;
   /** The traversal's current element: [element, instance, type] (ElemI; type 2 triangle, 3 Gaussian). */
   readonly elemI: Int32Array;
+  /** The beam's directions, 3 per ray (write them, then closestBeam). */
+  readonly beamDirs: Float64Array;
+  /** The beam's answers: ray k's HitF fields at k·BEAM_F_STRIDE, its HitI fields at k·BEAM_I_STRIDE + BEAM_I_OFFSET. */
+  readonly beamF: Float64Array;
+  readonly beamI: Int32Array;
   private readonly exp: KernelExports;
 
   private constructor(scene: KernelScene, exp: KernelExports, threadBytes: number) {
@@ -56,6 +69,10 @@ export class RayKernel {
     this.hitI = new Int32Array(buf, hit + 56, 4);
     this.elemF = new Float64Array(buf, elem, 3);
     this.elemI = new Int32Array(buf, elem + 24, 3);
+    const dirs = exp.rk_beam_dirs(), out = exp.rk_beam_out();
+    this.beamDirs = new Float64Array(buf, dirs, 3 * BEAM_MAX);
+    this.beamF = new Float64Array(buf, out, BEAM_F_STRIDE * BEAM_MAX);
+    this.beamI = new Int32Array(buf, out, BEAM_I_STRIDE * BEAM_MAX);
   }
 
   /**
@@ -86,6 +103,14 @@ export class RayKernel {
    */
   closest(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tmin: number, tmax: number): boolean {
     return this.exp.rk_closest(ox, oy, oz, dx, dy, dz, tmin, tmax) !== 0;
+  }
+
+  /**
+   * Closest surfaces of the first `count` (≤ BEAM_MAX) rays in beamDirs, all from o, in one walk
+   * (ray-beam.c). Returns the mask of rays that hit; their answers are in beamF / beamI.
+   */
+  closestBeam(ox: number, oy: number, oz: number, count: number, tmin: number, tmax: number): number {
+    return this.exp.rk_closest_beam(ox, oy, oz, count, tmin, tmax);
   }
 
   /** Starts the front-to-back traversal of a ray; true with its first element in elemF / elemI. */

@@ -7,7 +7,8 @@
  * A wide node is WIDE_NODE_WORDS 32-bit words: the four child boxes as structure of arrays
  * (minx[4], miny[4], minz[4], maxx[4], maxy[4], maxz[4], float32) and child[4] (int32): ≥ 0 a
  * wide node, < 0 a leaf −(1 + (first << 4 | count)) over the binary leaf's elements. Empty lanes
- * get inverted boxes (min +∞, max −∞), which no ray meets.
+ * get inverted boxes (min +3.4e38, max −3.4e38: the largest floats, not ±∞, so that a zero
+ * inverse direction times a plane is 0, not NaN), which no ray meets.
  *
  * Why collapse rather than build wide trees directly: the binary SAH trees already exist (the JS
  * query and the Gaussian traversal use them), and opening the largest child first until four
@@ -17,6 +18,8 @@
  */
 
 export const WIDE_NODE_WORDS = 28;
+/** The planes of an empty lane: the largest float. */
+const EMPTY = 3.4028234663852886e38;
 /** Leaves the encoding can hold (count in 4 bits, first in the remaining 27). */
 export const WIDE_MAX_LEAF = 15;
 const WIDE_MAX_FIRST = (1 << 27) - 1;
@@ -78,8 +81,8 @@ export function collapseTree(nb: Float32Array, nl: Int32Array, root: number, out
     for (let lane = 0; lane < 4; lane++) {
       if (lane >= kids.length) {
         for (let a = 0; a < 3; a++) {
-          f32[o + 4 * a + lane] = Infinity;
-          f32[o + 4 * (a + 3) + lane] = -Infinity;
+          f32[o + 4 * a + lane] = EMPTY;
+          f32[o + 4 * (a + 3) + lane] = -EMPTY;
         }
         i32[o + 24 + lane] = 0;
         continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSceneQuery } from '../../../src-worker/scene/scene-bvh';
+import { createSceneQuery, type SurfaceKernel } from '../../../src-worker/scene/scene-bvh';
 import { SceneBuilder } from '../../../src-worker/scene/scene-builder';
 import { newSurfaceHit, type SurfaceHit } from '../../../src-worker/scene/scene-query';
 import { RandomStream } from '../../../src-worker/random/stream';
@@ -21,8 +21,8 @@ function sameHit(a: SurfaceHit, b: SurfaceHit, msg: string): void {
   expect([a.nx, a.ny, a.nz, a.reflectance, a.objectId, a.classId], msg).toEqual([b.nx, b.ny, b.nz, b.reflectance, b.objectId, b.classId]);
 }
 
-function compare(data: ReturnType<typeof randomScene>, seed: number, n: number, extent: number, spreads: number[]): number {
-  const q = createSceneQuery(data);
+function compare(data: ReturnType<typeof randomScene>, seed: number, n: number, extent: number, spreads: number[], kernel: SurfaceKernel = 'auto'): number {
+  const q = createSceneQuery(data, kernel);
   const rays = randomRays(seed, n, extent);
   const r = new RandomStream(seed, 7);
   const dirs = new Float64Array(3 * 9);
@@ -50,11 +50,14 @@ function compare(data: ReturnType<typeof randomScene>, seed: number, n: number, 
 }
 
 describe('beam query (closestSurfaceBeam) equals independent closestSurface calls', () => {
-  for (const seed of [1, 2, 3]) {
-    it(`random scene ${seed} (instanced, rotated), narrow and wide beams`, () => {
-      const hits = compare(randomScene(seed), seed, 1200, 16, [0, 1e-3, 3e-3, 0.05, 0.5]);
-      expect(hits).toBeGreaterThan(1000);
-    });
+  // 'auto': the kernel's fat-ray walk (ray-beam.c); 'js': the JS union walk (beam-query.ts).
+  for (const kernel of ['auto', 'js'] as const) {
+    for (const seed of [1, 2, 3]) {
+      it(`random scene ${seed} (instanced, rotated), narrow and wide beams (${kernel})`, () => {
+        const hits = compare(randomScene(seed), seed, 1200, 16, [0, 1e-3, 3e-3, 0.05, 0.5, 2], kernel);
+        expect(hits).toBeGreaterThan(1000);
+      });
+    }
   }
 
   it('a dense single mesh (the engine bench shape), lidar-like beams', () => {

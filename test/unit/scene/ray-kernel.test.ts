@@ -209,7 +209,7 @@ describe('wide BVH collapse', () => {
       for (let lane = 0; lane < 4; lane++) {
         const c = out.i32[w * WIDE_NODE_WORDS + 24 + lane]!;
         const min = [0, 1, 2].map((a) => out.f32[w * WIDE_NODE_WORDS + 4 * a + lane]!);
-        if (min[0] === Infinity) continue;
+        if (min[0]! >= 3e38) continue; // an empty lane
         if (c >= 0) { walk(c); continue; }
         const code = -c - 1, first = code >> 4, count = code & 15;
         for (let e = first; e < first + count; e++) {

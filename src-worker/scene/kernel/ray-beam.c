@@ -1,0 +1,271 @@
+/*
+ * Closest surfaces of a beam — up to 32 rays from one origin, a few mrad apart (the physics
+ * stencil's sub-rays) — in one walk of the trees instead of one per ray
+ * (BvhSceneQuery.closestSurfaceBeam). See ray-kernel.c.
+ *
+ *   write the unit directions to rk_beam_dirs() (3 doubles each), then
+ *   rk_closest_beam(origin, count, tmin, tmax) → mask of rays that hit; ray k's answer is
+ *   rk_beam_out()[k], the HitRecord closestSurface would give it.
+ *
+ * Nodes are tested once for the whole beam against the union of its rays: per axis the rays'
+ * inverse directions span [i_a, i_b] (one sign), and a plane's slab distances (B − o)·i over that
+ * span are bounded by their values at the two ends, so the union's entry into a box is at least
+ * the smallest of the near planes' end values and its exit at most the largest of the far
+ * planes'. The same conservative float shifts as the single ray's test (kernel.h) apply to each
+ * end. An axis whose rays point both ways (or along which one lies flat) bounds nothing there.
+ * Culling uses the largest best hit of any ray; the entry bound orders the children. Leaves test
+ * every ray with the closest-surface arithmetic, so each ray's answer equals its own
+ * rk_closest's (save for two triangles at exactly the same t).
+ */
+#include "kernel.h"
+
+enum { BEAM_MAX = 32, BEAM_STACK = 1024 };
+
+static THREAD double* b_dirs;    /* 3 × BEAM_MAX: the caller's directions (world) */
+static THREAD HitRecord* b_out;  /* BEAM_MAX answers */
+static THREAD int* b_stack;      /* descent stacks: instance tree, then primitive tree */
+static THREAD float* b_stack_t;
+static THREAD int* b_bstack;
+static THREAD float* b_bstack_t;
+
+int beam_scratch_bytes(void) { return 3 * BEAM_MAX * 8 + BEAM_MAX * (int)sizeof(HitRecord) + 4 * BEAM_STACK * 4; }
+
+void beam_bind(char* scratch) {
+  b_dirs = (double*)scratch;
+  b_out = (HitRecord*)(scratch + 3 * BEAM_MAX * 8);
+  char* s = scratch + 3 * BEAM_MAX * 8 + BEAM_MAX * sizeof(HitRecord);
+  b_stack = (int*)s;
+  b_stack_t = (float*)(s + 4 * BEAM_STACK);
+  b_bstack = (int*)(s + 8 * BEAM_STACK);
+  b_bstack_t = (float*)(s + 12 * BEAM_STACK);
+}
+
+EXPORT void* rk_beam_dirs(void) { return b_dirs; }
+EXPORT void* rk_beam_out(void) { return b_out; }
+
+/* One walk's state: every ray's best so far and where it came from. */
+typedef struct {
+  int count;
+  double tmin, reach;
+  double best[BEAM_MAX], u[BEAM_MAX], v[BEAM_MAX];
+  int inst[BEAM_MAX], tri[BEAM_MAX];
+  double far; /* the largest best: no ray's hit can improve beyond it */
+} Beam;
+
+static inline double largest_best(const Beam* b) {
+  double m = b->best[0];
+  for (int k = 1; k < b->count; k++) m = b->best[k] > m ? b->best[k] : m;
+  return m;
+}
+
+/* The union's slabs: per axis both ends of the inverse-direction span, with their shifted origin
+ * terms (as slab_axis, kernel.h). A flat or two-way axis gets i = 0 and K = ±1e30, which bounds
+ * nothing (empty lanes stay out through the other axes: their planes are ±3.4e38). */
+typedef struct {
+  v128_t ia[3], ib[3], kna[3], knb[3], kfa[3], kfb[3];
+  int near[3];
+} BeamSlabs;
+
+/* Fills the slabs of origin o and directions d (3 each); returns 0 where no axis bounds anything. */
+static int beam_slabs(BeamSlabs* s, const double* o, const double* d, int count, double reach) {
+  double m = reach * 9.5367431640625e-07 + 1e-30;
+  int bounded = 0;
+  for (int a = 0; a < 3; a++) {
+    double lo = 0, hi = 0;
+    int pos = 0, neg = 0;
+    for (int k = 0; k < count; k++) {
+      double x = d[3 * k + a];
+      if (x > 0) pos++;
+      else if (x < 0) neg++;
+      double i = clamp_inv(inv(x));
+      if (k == 0 || i < lo) lo = i;
+      if (k == 0 || i > hi) hi = i;
+    }
+    if (pos != count && neg != count) {
+      s->ia[a] = s->ib[a] = wasm_f32x4_splat(0.0f);
+      s->kna[a] = s->knb[a] = wasm_f32x4_splat(1e30f);
+      s->kfa[a] = s->kfb[a] = wasm_f32x4_splat(-1e30f);
+      s->near[a] = 0;
+      continue;
+    }
+    bounded = 1;
+    double ends[2] = { lo, hi };
+    v128_t* iv[2] = { &s->ia[a], &s->ib[a] };
+    v128_t* kn[2] = { &s->kna[a], &s->knb[a] };
+    v128_t* kf[2] = { &s->kfa[a], &s->kfb[a] };
+    for (int j = 0; j < 2; j++) {
+      float fi = (float)ends[j]; /* already a clamped float value */
+      double k = o[a] * (double)fi, ak = k < 0 ? -k : k;
+      double shift = ak * 9.5367431640625e-07 + m;
+      *iv[j] = wasm_f32x4_splat(fi);
+      *kn[j] = wasm_f32x4_splat(up(k + shift));
+      *kf[j] = wasm_f32x4_splat(down(k - shift));
+    }
+    s->near[a] = pos == count ? 0 : 1;
+  }
+  return bounded;
+}
+
+/* Lower bounds of the union's entry into the four child boxes within [tmin, tmax]; returns the
+ * mask of boxes it may meet and stores the entry bounds in tn[4]. */
+static inline int beam_test4(const Node4* nd, const BeamSlabs* s, v128_t tmin, v128_t tmax, float* tn_out) {
+  const float* planes[3][2] = { { nd->minx, nd->maxx }, { nd->miny, nd->maxy }, { nd->minz, nd->maxz } };
+  v128_t tn = tmin, tf = tmax;
+  for (int a = 0; a < 3; a++) {
+    v128_t bn = wasm_v128_load(planes[a][s->near[a]]), bf = wasm_v128_load(planes[a][1 - s->near[a]]);
+    v128_t na = wasm_f32x4_sub(wasm_f32x4_mul(bn, s->ia[a]), s->kna[a]);
+    v128_t nb = wasm_f32x4_sub(wasm_f32x4_mul(bn, s->ib[a]), s->knb[a]);
+    v128_t fa = wasm_f32x4_sub(wasm_f32x4_mul(bf, s->ia[a]), s->kfa[a]);
+    v128_t fb = wasm_f32x4_sub(wasm_f32x4_mul(bf, s->ib[a]), s->kfb[a]);
+    tn = wasm_f32x4_pmax(tn, wasm_f32x4_pmin(na, nb));
+    tf = wasm_f32x4_pmin(tf, wasm_f32x4_pmax(fa, fb));
+  }
+  wasm_v128_store(tn_out, tn);
+  return wasm_i32x4_bitmask(wasm_f32x4_le(tn, tf));
+}
+
+/* One primitive's tree for the whole beam, in its frame: origin o, axis a, directions d (3 each).
+ * Updates the rays' bests (ties: the later triangle, as rk_closest). */
+static void beam_blas(Beam* b, int root, int inst, double ox, double oy, double oz, const double* d) {
+  BeamSlabs s;
+  const double o[3] = { ox, oy, oz };
+  /* A beam within 20° of its axis has an axis of one sign in every frame (rk_closest_beam). */
+  if (!beam_slabs(&s, o, d, b->count, b->reach)) __builtin_trap();
+  const v128_t vmin = wasm_f32x4_splat(down(b->tmin));
+  float tn[4];
+  int sp = 0, n = root;
+  for (;;) {
+    if (n >= 0) {
+      const Node4* nd = g_scene.nodes + n;
+      int mask = beam_test4(nd, &s, vmin, wasm_f32x4_splat(up(b->far)), tn);
+      if (mask) {
+        n = order(nd, mask, tn, b_bstack, b_bstack_t, &sp);
+        continue;
+      }
+    } else {
+      int code = -n - 1, first = code >> 4, end = first + (code & 15), improved = 0;
+      for (int tri = first; tri < end; tri++) {
+        const double* t9 = g_scene.tv + 9 * tri;
+        for (int k = 0; k < b->count; k++) {
+          double t, u, v;
+          if (!ray_triangle(t9, ox, oy, oz, d[3 * k], d[3 * k + 1], d[3 * k + 2], &t, &u, &v)) continue;
+          if (t > b->tmin && t <= b->best[k]) {
+            b->best[k] = t;
+            b->inst[k] = inst;
+            b->tri[k] = tri;
+            b->u[k] = u;
+            b->v[k] = v;
+            improved = 1;
+          }
+        }
+      }
+      if (improved) b->far = largest_best(b);
+    }
+    for (;;) {
+      if (sp == 0) return;
+      sp--;
+      if ((double)b_bstack_t[sp] <= b->far) {
+        n = b_bstack[sp];
+        break;
+      }
+    }
+  }
+}
+
+EXPORT int rk_closest_beam(double ox, double oy, double oz, int count, double tmin, double tmax) {
+  if (count <= 0 || count > BEAM_MAX || g_scene.root_surface < 0 || !(tmax > tmin)) return 0;
+  Beam b;
+  b.count = count;
+  b.tmin = tmin;
+  b.reach = reach_of(tmin, tmax);
+  b.far = tmax;
+  for (int k = 0; k < count; k++) {
+    b.best[k] = tmax;
+    b.inst[k] = -1;
+  }
+  /* One walk pays for a narrow beam; it must lie within 20° of its mean direction, so that in
+   * every frame some axis has all its rays on one side (beam_slabs bounds something). */
+  double ax = 0, ay = 0, az = 0;
+  for (int k = 0; k < count; k++) {
+    ax += b_dirs[3 * k];
+    ay += b_dirs[3 * k + 1];
+    az += b_dirs[3 * k + 2];
+  }
+  double len = __builtin_sqrt(ax * ax + ay * ay + az * az);
+  int narrow = len > 0;
+  for (int k = 0; k < count && narrow; k++) {
+    const double* d = b_dirs + 3 * k;
+    if (d[0] * ax + d[1] * ay + d[2] * az < 0.94 * len) narrow = 0; /* cos 20° */
+  }
+  BeamSlabs s;
+  const double o[3] = { ox, oy, oz };
+  int mask = 0;
+  if (!narrow || !beam_slabs(&s, o, b_dirs, count, b.reach)) {
+    /* A wide beam: each ray walks alone. */
+    for (int k = 0; k < count; k++) {
+      const double* d = b_dirs + 3 * k;
+      if (rk_closest(ox, oy, oz, d[0], d[1], d[2], tmin, tmax)) {
+        b_out[k] = *(const HitRecord*)rk_hit();
+        mask |= 1 << k;
+      } else {
+        b_out[k].inst = -1;
+      }
+    }
+    return mask;
+  }
+  const v128_t vmin = wasm_f32x4_splat(down(tmin));
+  double ld[3 * BEAM_MAX];
+  float tn[4];
+  int sp = 0, n = g_scene.root_surface;
+  for (;;) {
+    if (n >= 0) {
+      const Node4* nd = g_scene.nodes + n;
+      int m = beam_test4(nd, &s, vmin, wasm_f32x4_splat(up(b.far)), tn);
+      if (m) {
+        n = order(nd, m, tn, b_stack, b_stack_t, &sp);
+        continue;
+      }
+    } else {
+      int code = -n - 1, first = code >> 4, end = first + (code & 15);
+      for (int q = first; q < end; q++) {
+        int inst = g_scene.tlas_refs[q];
+        const int* ii = g_scene.inst_ints + inst * INST_INTS;
+        const double* x = g_scene.inst_xform + inst * INST_FLOATS;
+        int root = g_scene.prim_root[ii[0]];
+        if (root < 0) continue;
+        double px = ox - x[9], py = oy - x[10], pz = oz - x[11];
+        if (ii[3] & INST_IDENTITY_ROTATION) {
+          beam_blas(&b, root, inst, px, py, pz, b_dirs);
+        } else {
+          /* o_l = Rᵀ(o − t), d_l = Rᵀ d for every ray (as rk_closest). */
+          for (int k = 0; k < count; k++) {
+            const double* d = b_dirs + 3 * k;
+            ld[3 * k] = x[0] * d[0] + x[3] * d[1] + x[6] * d[2];
+            ld[3 * k + 1] = x[1] * d[0] + x[4] * d[1] + x[7] * d[2];
+            ld[3 * k + 2] = x[2] * d[0] + x[5] * d[1] + x[8] * d[2];
+          }
+          beam_blas(&b, root, inst, x[0] * px + x[3] * py + x[6] * pz, x[1] * px + x[4] * py + x[7] * pz, x[2] * px + x[5] * py + x[8] * pz, ld);
+        }
+      }
+    }
+    for (;;) {
+      if (sp == 0) goto done;
+      sp--;
+      if ((double)b_stack_t[sp] <= b.far) {
+        n = b_stack[sp];
+        break;
+      }
+    }
+  }
+done:
+  for (int k = 0; k < count; k++) {
+    if (b.inst[k] < 0) {
+      b_out[k].inst = -1;
+      continue;
+    }
+    const double* d = b_dirs + 3 * k;
+    fill_hit(&b_out[k], b.best[k], b.inst[k], b.tri[k], b.u[k], b.v[k], d[0], d[1], d[2]);
+    mask |= 1 << k;
+  }
+  return mask;
+}
