@@ -12,7 +12,7 @@
  * span are bounded by their values at the two ends, so the union's entry into a box is at least
  * the smallest of the near planes' end values and its exit at most the largest of the far
  * planes'. The same conservative float shifts as the single ray's test (kernel.h) apply to each
- * end. An axis whose rays point both ways (or along which one lies flat) bounds nothing there.
+ * end. An axis the rays cross both ways bounds the entry only (beam_slabs says how).
  * Culling uses the largest best hit of any ray; the entry bound orders the children. Leaves test
  * every ray with the closest-surface arithmetic, so each ray's answer equals its own
  * rk_closest's (save for two triangles at exactly the same t).
@@ -58,52 +58,53 @@ static inline double largest_best(const Beam* b) {
   return m;
 }
 
-/* The union's slabs: per axis both ends of the inverse-direction span, with their shifted origin
- * terms (as slab_axis, kernel.h). A flat or two-way axis gets i = 0 and K = ±1e30, which bounds
- * nothing (empty lanes stay out through the other axes: their planes are ±3.4e38). */
+/* The union's slabs. An axis along which every ray goes one way (mode 0) gets both ends of the
+ * inverse-direction span with their shifted origin terms (as slab_axis, kernel.h): entry and
+ * exit bounds. An axis the rays cross both ways or lie flat along (mode 1: a level scanner's z)
+ * bounds only the entry, but still tightly: a box beyond the origin on that axis is entered no
+ * sooner than by the steepest ray heading to it, at (B − o)/d of that ray — from above at the
+ * max plane with the most negative d, from below at the min plane with the most positive d (no
+ * such ray: ±1e30, i.e. never); inside, both terms are ≤ 0 and tmin (≥ 0, rk_closest_beam)
+ * decides. Empty lanes (planes ±3.4e38) come out beyond any tmax either way. */
 typedef struct {
   v128_t ia[3], ib[3], kna[3], knb[3], kfa[3], kfb[3];
-  int near[3];
+  int near[3], mode[3];
 } BeamSlabs;
 
-/* Fills the slabs of origin o and directions d (3 each); returns 0 where no axis bounds anything. */
-static int beam_slabs(BeamSlabs* s, const double* o, const double* d, int count, double reach) {
+/* Slab terms of inverse direction i (a float value) for origin coordinate o: i, and o·i shifted
+ * up (entry) and down (exit) by the rounding bound. */
+static inline void slab_terms(double o, double i, double m, v128_t* iv, v128_t* kn, v128_t* kf) {
+  float fi = (float)i;
+  double k = o * (double)fi, ak = k < 0 ? -k : k;
+  double shift = ak * 9.5367431640625e-07 + m;
+  *iv = wasm_f32x4_splat(fi);
+  *kn = wasm_f32x4_splat(up(k + shift));
+  *kf = wasm_f32x4_splat(down(k - shift));
+}
+
+/* Fills the slabs of origin o and directions d (3 each). */
+static void beam_slabs(BeamSlabs* s, const double* o, const double* d, int count, double reach) {
   double m = reach * 9.5367431640625e-07 + 1e-30;
-  int bounded = 0;
   for (int a = 0; a < 3; a++) {
-    double lo = 0, hi = 0;
-    int pos = 0, neg = 0;
-    for (int k = 0; k < count; k++) {
+    double dmin = d[a], dmax = d[a];
+    for (int k = 1; k < count; k++) {
       double x = d[3 * k + a];
-      if (x > 0) pos++;
-      else if (x < 0) neg++;
-      double i = clamp_inv(inv(x));
-      if (k == 0 || i < lo) lo = i;
-      if (k == 0 || i > hi) hi = i;
+      if (x < dmin) dmin = x;
+      if (x > dmax) dmax = x;
     }
-    if (pos != count && neg != count) {
-      s->ia[a] = s->ib[a] = wasm_f32x4_splat(0.0f);
-      s->kna[a] = s->knb[a] = wasm_f32x4_splat(1e30f);
-      s->kfa[a] = s->kfb[a] = wasm_f32x4_splat(-1e30f);
+    if (dmin > 0 || dmax < 0) {
+      /* One way: 1/d spans [1/dmax, 1/dmin] (either sign), clamped as the single ray's. */
+      s->mode[a] = 0;
+      s->near[a] = dmin > 0 ? 0 : 1;
+      slab_terms(o[a], clamp_inv(inv(dmax)), m, &s->ia[a], &s->kna[a], &s->kfa[a]);
+      slab_terms(o[a], clamp_inv(inv(dmin)), m, &s->ib[a], &s->knb[a], &s->kfb[a]);
+    } else {
+      s->mode[a] = 1;
       s->near[a] = 0;
-      continue;
+      slab_terms(o[a], dmin < 0 ? clamp_inv(inv(dmin)) : -1e30, m, &s->ia[a], &s->kna[a], &s->kfa[a]);
+      slab_terms(o[a], dmax > 0 ? clamp_inv(inv(dmax)) : 1e30, m, &s->ib[a], &s->knb[a], &s->kfb[a]);
     }
-    bounded = 1;
-    double ends[2] = { lo, hi };
-    v128_t* iv[2] = { &s->ia[a], &s->ib[a] };
-    v128_t* kn[2] = { &s->kna[a], &s->knb[a] };
-    v128_t* kf[2] = { &s->kfa[a], &s->kfb[a] };
-    for (int j = 0; j < 2; j++) {
-      float fi = (float)ends[j]; /* already a clamped float value */
-      double k = o[a] * (double)fi, ak = k < 0 ? -k : k;
-      double shift = ak * 9.5367431640625e-07 + m;
-      *iv[j] = wasm_f32x4_splat(fi);
-      *kn[j] = wasm_f32x4_splat(up(k + shift));
-      *kf[j] = wasm_f32x4_splat(down(k - shift));
-    }
-    s->near[a] = pos == count ? 0 : 1;
   }
-  return bounded;
 }
 
 /* Lower bounds of the union's entry into the four child boxes within [tmin, tmax]; returns the
@@ -112,6 +113,13 @@ static inline int beam_test4(const Node4* nd, const BeamSlabs* s, v128_t tmin, v
   const float* planes[3][2] = { { nd->minx, nd->maxx }, { nd->miny, nd->maxy }, { nd->minz, nd->maxz } };
   v128_t tn = tmin, tf = tmax;
   for (int a = 0; a < 3; a++) {
+    if (s->mode[a]) {
+      /* Entry only: from above through the max plane, from below through the min plane. */
+      v128_t above = wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(planes[a][1]), s->ia[a]), s->kna[a]);
+      v128_t below = wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(planes[a][0]), s->ib[a]), s->knb[a]);
+      tn = wasm_f32x4_pmax(tn, wasm_f32x4_pmax(above, below));
+      continue;
+    }
     v128_t bn = wasm_v128_load(planes[a][s->near[a]]), bf = wasm_v128_load(planes[a][1 - s->near[a]]);
     v128_t na = wasm_f32x4_sub(wasm_f32x4_mul(bn, s->ia[a]), s->kna[a]);
     v128_t nb = wasm_f32x4_sub(wasm_f32x4_mul(bn, s->ib[a]), s->knb[a]);
@@ -129,8 +137,7 @@ static inline int beam_test4(const Node4* nd, const BeamSlabs* s, v128_t tmin, v
 static void beam_blas(Beam* b, int root, int inst, double ox, double oy, double oz, const double* d) {
   BeamSlabs s;
   const double o[3] = { ox, oy, oz };
-  /* A beam within 20° of its axis has an axis of one sign in every frame (rk_closest_beam). */
-  if (!beam_slabs(&s, o, d, b->count, b->reach)) __builtin_trap();
+  beam_slabs(&s, o, d, b->count, b->reach);
   const v128_t vmin = wasm_f32x4_splat(down(b->tmin));
   float tn[4];
   int sp = 0, n = root;
@@ -183,8 +190,8 @@ EXPORT int rk_closest_beam(double ox, double oy, double oz, int count, double tm
     b.best[k] = tmax;
     b.inst[k] = -1;
   }
-  /* One walk pays for a narrow beam; it must lie within 20° of its mean direction, so that in
-   * every frame some axis has all its rays on one side (beam_slabs bounds something). */
+  /* One walk pays for a narrow beam (within 20° of its mean direction); the entry bounds of
+   * two-way axes need tmin ≥ 0 (beam_slabs). */
   double ax = 0, ay = 0, az = 0;
   for (int k = 0; k < count; k++) {
     ax += b_dirs[3 * k];
@@ -192,16 +199,26 @@ EXPORT int rk_closest_beam(double ox, double oy, double oz, int count, double tm
     az += b_dirs[3 * k + 2];
   }
   double len = __builtin_sqrt(ax * ax + ay * ay + az * az);
-  int narrow = len > 0;
+  int narrow = len > 0 && tmin >= 0;
+  /* A beam that crosses a world axis both ways (a level scanner's z) walks ray by ray too: the
+   * entry-only bound lets so much through that nine single walks are faster (LMS-291 physics:
+   * 3.6× against 7.3× real time on one thread). Instance frames may still have such an axis. */
+  for (int a = 0; a < 3 && narrow; a++) {
+    double dmin = b_dirs[a], dmax = b_dirs[a];
+    for (int k = 1; k < count; k++) {
+      double x = b_dirs[3 * k + a];
+      if (x < dmin) dmin = x;
+      if (x > dmax) dmax = x;
+    }
+    if (!(dmin > 0 || dmax < 0)) narrow = 0;
+  }
   for (int k = 0; k < count && narrow; k++) {
     const double* d = b_dirs + 3 * k;
     if (d[0] * ax + d[1] * ay + d[2] * az < 0.94 * len) narrow = 0; /* cos 20° */
   }
-  BeamSlabs s;
-  const double o[3] = { ox, oy, oz };
   int mask = 0;
-  if (!narrow || !beam_slabs(&s, o, b_dirs, count, b.reach)) {
-    /* A wide beam: each ray walks alone. */
+  if (!narrow) {
+    /* Each ray walks alone. */
     for (int k = 0; k < count; k++) {
       const double* d = b_dirs + 3 * k;
       if (rk_closest(ox, oy, oz, d[0], d[1], d[2], tmin, tmax)) {
@@ -213,6 +230,9 @@ EXPORT int rk_closest_beam(double ox, double oy, double oz, int count, double tm
     }
     return mask;
   }
+  BeamSlabs s;
+  const double o[3] = { ox, oy, oz };
+  beam_slabs(&s, o, b_dirs, count, b.reach);
   const v128_t vmin = wasm_f32x4_splat(down(tmin));
   double ld[3 * BEAM_MAX];
   float tn[4];
