@@ -5,18 +5,17 @@
  *
  * - closestSurface: with the WebAssembly kernel (kernel/ray-kernel.c: the same answers, bit for
  *   bit, from 4-wide trees with SIMD box tests, ≈ 2.9× sooner on the engine bench) wherever
- *   the runtime has WebAssembly SIMD; else (or with createSceneQuery(data, 'js')) in JS: depth first, nearer
- *   child first (the nearer child is visited without a push), culling nodes whose entry
- *   distance is beyond the best hit so far; an instance leaf
- *   transforms the ray into the primitive's frame and descends its BVH with the same shrinking
+ *   the runtime has WebAssembly SIMD; else (or with createSceneQuery(data, 'js')) in JS: depth
+ *   first, nearer child first (the nearer child is visited without a push), culling nodes whose
+ *   entry distance is beyond the best hit so far; an instance leaf transforms the ray into the primitive's frame and descends its BVH with the same shrinking
  *   tmax. Mesh and ground triangles are surfaces; ellipsoid and voxel instances are not in
  *   that instance tree at all.
  * - closestSurfaceBeam: closestSurface for rays sharing an origin (the physics stencil) in one
- *   walk: the kernel's fat ray (kernel/ray-beam.c), else the JS union of the rays
+ *   walk over the union of the rays: in the kernel (kernel/ray-beam.c), else in JS
  *   (beam-query.ts); the same per-ray results either way.
  * - traverse: in the kernel where it serves (kernel/ray-traverse.c: the same walk over 4-wide
- *   trees, the elements handed back one at a time to the same visitor code; hybrid runs ≈ 2× sooner); else
- *   front to back with one binary min-heap of pending items (instance-tree nodes,
+ *   trees, the elements handed back one at a time to the same visitor code; hybrid runs ≈ 2×
+ *   sooner); else front to back with one binary min-heap of pending items (instance-tree nodes,
  *   primitive-tree nodes, element hits) keyed by entry distance or element t, so the visitor
  *   sees elements in increasing t and stopping early skips the rest. The nearest item produced
  *   while processing one is kept out of the heap when nothing pending is nearer (the common
@@ -68,8 +67,9 @@ export type SurfaceKernel = 'auto' | 'js';
 /** Longest ray interval the kernel takes (its float box margins scale with it; kernel.h). */
 const KERNEL_REACH = 1e9;
 
-// One kernel per scene per thread, shared by every query on it: it copies the scene's surfaces,
-// so only the last few scenes keep one (a run's batches all arrive with the same scene uid).
+// One kernel per scene per thread, shared by every query on it; it holds the scene's kernel
+// layout (shared with other threads, or this thread's own) and its thread block, so only the last
+// few scenes keep one (a run's batches all arrive with the same scene uid).
 const KERNELS_KEPT = 2;
 const kernelsByUid = new Map<number, RayKernel | null>();
 const kernelsByObject = new WeakMap<object, RayKernel | null>();
@@ -314,7 +314,7 @@ export class BvhSceneQuery implements SceneQuery {
   closestSurfaceBeam(ox: number, oy: number, oz: number, dirs: ArrayLike<number>, count: number, tmin: number, tmax: number, out: SurfaceHit[]): number {
     const k = this.kernel === undefined ? this.rayKernel() : this.kernel;
     if (k !== null && count <= BEAM_MAX && tmax <= KERNEL_REACH && tmin >= -KERNEL_REACH) {
-      // One walk of the kernel for the whole beam (ray-beam.c: the fat ray).
+      // One walk of the kernel for the whole beam (ray-beam.c).
       const d = k.beamDirs;
       for (let i = 0; i < 3 * count; i++) d[i] = dirs[i]!;
       const mask = k.closestBeam(ox, oy, oz, count, tmin, tmax);
