@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const kernelDir = join(root, 'src-worker/scene/kernel');
-const sources = ['ray-kernel.c', 'ray-closest.c', 'ray-traverse.c', 'ray-beam.c'].map((f) => join(kernelDir, f));
+const sources = ['ray-kernel.c', 'ray-closest.c', 'ray-traverse.c', 'ray-beam.c', 'ray-collect.c'].map((f) => join(kernelDir, f));
 const target = join(root, 'src-worker/scene/kernel/ray-kernel-wasm.ts');
 
 // A shared imported memory (threads share the scene) with thread-local state (wasm TLS; only the

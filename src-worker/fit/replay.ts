@@ -20,6 +20,9 @@
  * σ²_ground = the mean of (r − t)² over the rays whose hit went to a triangle.
  */
 import { createSceneQuery, type BvhSceneQuery, type SceneElementHit } from '../scene/scene-bvh';
+import type { RayKernel } from '../scene/kernel/ray-kernel';
+import type { KernelSink } from '../scene/kernel/kernel-module';
+import { PRIM_INTS } from '../scene/scene-data';
 import { ElementKind, type ElementHit } from '../scene/scene-query';
 import { POSE_STRIDE } from '../formats/packets';
 import type { FitLogChunk } from './log-input';
@@ -82,6 +85,9 @@ const ELEVATION_BUCKETS = 1024;
 export class Replayer {
   private readonly walker: ReplayWalker | null;
   private readonly query: BvhSceneQuery | null;
+  /** The WebAssembly kernel's unordered walk ('bundle' mode where the runtime has it). */
+  private readonly kernel: RayKernel | null;
+  private readonly kernelSink: KernelSink;
   private readonly sink: ElementSink;
   private readonly visit: (hit: ElementHit) => boolean;
   // Per ray of the bundle being replayed: its range (NaN: a miss) and best hybrid candidate.
@@ -99,14 +105,24 @@ export class Replayer {
   private readonly hist = new Int32Array(ELEVATION_BUCKETS + 1);
 
   /**
-   * `mode`: 'bundle' walks a packet's rays of one laser up to 32 at a time, 'single' one by one
-   * (both replay-walk.ts, unordered); 'traverse' asks the scene's own ordered traverse() — the same
-   * counts, slower; kept as the tests' reference.
+   * `mode`: 'bundle' walks each ray in the WebAssembly kernel (ray-collect.c, unordered) where the
+   * runtime has it, else a packet's rays of one laser up to 32 at a time in JS; 'single' one by
+   * one in JS (both replay-walk.ts, unordered); 'traverse' asks the scene's own ordered traverse()
+   * — the same counts every way; the JS walks are kept as the tests' reference.
    */
   constructor(scene: ModelScene, private readonly counts: ReplayCounts, private readonly opts: ReplayOptions, private readonly mode: 'bundle' | 'single' | 'traverse' = 'bundle') {
     const offsets = scene.primitives.map((p) => p.offset);
     this.walker = mode !== 'traverse' ? new ReplayWalker(scene.data, offsets) : null;
     this.query = mode === 'traverse' ? createSceneQuery(scene.data) : null;
+    this.kernel = mode === 'bundle' ? createSceneQuery(scene.data).rayKernel() : null;
+    // The kernel names primitive and element; the counts want the kind and the model index.
+    const d = scene.data, primOffset = Int32Array.from(offsets), primKind = new Int32Array(d.primitiveCount);
+    for (let p = 0; p < d.primitiveCount; p++) primKind[p] = d.primInts[p * PRIM_INTS]!;
+    this.kernelSink = (ray, p, e, t, m2, varT) => {
+      const kind = primKind[p]!;
+      const source = kind === ElementKind.Surface || kind === ElementKind.Ground ? d.triSource : d.gaussSource;
+      this.element(ray, kind, primOffset[p]! + source[e]!, t, m2, varT);
+    };
     this.thr2 = opts.mahalanobisThreshold * opts.mahalanobisThreshold;
     this.tau2 = opts.voxelTau * opts.voxelTau;
     this.sink = (ray, kind, index, t, m2, varT) => this.element(ray, kind, index, t, m2, varT);
@@ -250,7 +266,9 @@ export class Replayer {
   /** Walks the k rays gathered in dirs/tmaxs (together when they can share a descent), then counts their hits. */
   private castBundle(ox: number, oy: number, oz: number, k: number): void {
     const dirs = this.dirs, tmaxs = this.tmaxs;
-    if (!(this.walker && k > 1 && this.walker.walkBundle(ox, oy, oz, dirs, tmaxs, k, 0, this.sink))) {
+    if (this.kernel) {
+      for (let j = 0; j < k; j++) this.kernel.collect(ox, oy, oz, dirs[3 * j]!, dirs[3 * j + 1]!, dirs[3 * j + 2]!, 0, tmaxs[j]!, j, this.kernelSink);
+    } else if (!(this.walker && k > 1 && this.walker.walkBundle(ox, oy, oz, dirs, tmaxs, k, 0, this.sink))) {
       for (let j = 0; j < k; j++) {
         if (this.walker) this.walker.walk(ox, oy, oz, dirs[3 * j]!, dirs[3 * j + 1]!, dirs[3 * j + 2]!, 0, tmaxs[j]!, this.sink, j);
         else this.query!.traverse(ox, oy, oz, dirs[3 * j]!, dirs[3 * j + 1]!, dirs[3 * j + 2]!, 0, tmaxs[j]!, this.visit);

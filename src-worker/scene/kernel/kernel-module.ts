@@ -16,6 +16,7 @@ export interface KernelExports {
   rk_beam_dirs(): number;
   rk_beam_out(): number;
   rk_closest_beam(ox: number, oy: number, oz: number, count: number, tmin: number, tmax: number): number;
+  rk_collect(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tmin: number, tmax: number, ray: number): void;
   __heap_base: WebAssembly.Global;
   __tls_size: WebAssembly.Global;
   __stack_pointer: WebAssembly.Global;
@@ -25,6 +26,16 @@ export interface KernelExports {
 export const PAGE = 65536;
 /** wasm32 addresses 4 GiB. */
 export const MAX_PAGES = 65536;
+
+/** What rk_collect hands the host for each element: ray tag, primitive, element, t, m², σ_t². */
+export type KernelSink = (ray: number, prim: number, elem: number, t: number, m2: number, varT: number) => void;
+
+/** The module's imports over `memory`, with rk_collect's sink calling whatever `sink.fn` is now. */
+export function kernelImports(memory: WebAssembly.Memory, sink: { fn: KernelSink }): WebAssembly.Imports {
+  return { env: { memory, rk_sink: (ray: number, prim: number, elem: number, t: number, m2: number, varT: number) => sink.fn(ray, prim, elem, t, m2, varT) } };
+}
+
+const NO_SINK = { fn: () => undefined };
 
 /** What the module's static layout fixes: where free memory starts and its stacks' depth. */
 export interface KernelStatics {
@@ -57,7 +68,7 @@ export function rayKernelAvailable(): boolean {
 export function kernelStatics(mod: WebAssembly.Module): KernelStatics {
   if (!statics) {
     const memory = new WebAssembly.Memory({ initial: 32, maximum: 32, shared: true });
-    const exp = new WebAssembly.Instance(mod, { env: { memory } }).exports as unknown as KernelExports;
+    const exp = new WebAssembly.Instance(mod, kernelImports(memory, NO_SINK)).exports as unknown as KernelExports;
     statics = { heapBase: exp.__heap_base.value as number, stackEntries: exp.rk_stack_size() };
   }
   return statics;

@@ -67,6 +67,8 @@ int traverse_scratch_bytes(void);
 void traverse_bind(char* scratch);
 int beam_scratch_bytes(void);
 void beam_bind(char* scratch);
+int collect_scratch_bytes(void);
+void collect_bind(char* scratch);
 
 /* Inverse direction that is finite for a zero component (no NaN from 0·∞ in the slab test). */
 static inline double inv(double d) { return d != 0 ? 1.0 / d : 1e300; }
@@ -142,6 +144,24 @@ static inline int test4(const Node4* nd, const Slabs* s, v128_t tmin, v128_t tma
   tf = wasm_f32x4_pmin(tf, tmax);
   wasm_v128_store(tn_out, tn);
   return wasm_i32x4_bitmask(wasm_f32x4_le(tn, tf));
+}
+
+/* A ray in instance inst's frame: o_l = Rᵀ(o − t), d_l = Rᵀ d (only translated where the
+ * rotation is the identity), as scene-bvh.ts moves it — the same operations. r = {o, d}. */
+static inline void instance_ray(int inst, const double* r, double* l) {
+  const double* x = g_scene.inst_xform + inst * INST_FLOATS;
+  double px = r[0] - x[9], py = r[1] - x[10], pz = r[2] - x[11];
+  if (g_scene.inst_ints[inst * INST_INTS + 3] & INST_IDENTITY_ROTATION) {
+    l[0] = px; l[1] = py; l[2] = pz;
+    l[3] = r[3]; l[4] = r[4]; l[5] = r[5];
+    return;
+  }
+  l[0] = x[0] * px + x[3] * py + x[6] * pz;
+  l[1] = x[1] * px + x[4] * py + x[7] * pz;
+  l[2] = x[2] * px + x[5] * py + x[8] * pz;
+  l[3] = x[0] * r[3] + x[3] * r[4] + x[6] * r[5];
+  l[4] = x[1] * r[3] + x[4] * r[4] + x[7] * r[5];
+  l[5] = x[2] * r[3] + x[5] * r[4] + x[8] * r[5];
 }
 
 /* Two-sided Möller–Trumbore (ray-primitives.ts rayTriangle, scene-bvh.ts: the same operations in

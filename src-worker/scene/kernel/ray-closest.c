@@ -127,22 +127,14 @@ EXPORT int rk_closest(double ox, double oy, double oz, double dx, double dy, dou
       }
     } else {
       int code = -n - 1, first = code >> 4, end = first + (code & 15);
+      const double w[6] = { ox, oy, oz, dx, dy, dz };
       for (int k = first; k < end; k++) {
         int inst = g_scene.tlas_refs[k];
-        const int* ii = g_scene.inst_ints + inst * INST_INTS;
-        const double* x = g_scene.inst_xform + inst * INST_FLOATS;
-        int root = g_scene.prim_root[ii[0]];
+        int root = g_scene.prim_root[g_scene.inst_ints[inst * INST_INTS]];
         if (root < 0) continue;
-        double px = ox - x[9], py = oy - x[10], pz = oz - x[11];
-        int found;
-        if (ii[3] & INST_IDENTITY_ROTATION) {
-          found = blas_closest(root, px, py, pz, dx, dy, dz, tmin, reach, &best);
-        } else {
-          found = blas_closest(root,
-                               x[0] * px + x[3] * py + x[6] * pz, x[1] * px + x[4] * py + x[7] * pz, x[2] * px + x[5] * py + x[8] * pz,
-                               x[0] * dx + x[3] * dy + x[6] * dz, x[1] * dx + x[4] * dy + x[7] * dz, x[2] * dx + x[5] * dy + x[8] * dz,
-                               tmin, reach, &best);
-        }
+        double l[6];
+        instance_ray(inst, w, l);
+        int found = blas_closest(root, l[0], l[1], l[2], l[3], l[4], l[5], tmin, reach, &best);
         if (found) {
           best_inst = inst;
           best_tri = g_hit.tri;

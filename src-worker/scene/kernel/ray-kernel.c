@@ -8,7 +8,9 @@
  *  - ray-traverse.c: every element (triangles and Gaussians) along the ray in increasing t, one
  *    at a time, so the caller can stop — traverse, used by the hybrid and voxel modes;
  *  - ray-beam.c: the closest surfaces of up to 32 rays from one origin in one walk —
- *    closestSurfaceBeam, the physics mode's 9-ray stencil.
+ *    closestSurfaceBeam, the physics mode's 9-ray stencil;
+ *  - ray-collect.c: every element along a ray in no order, to an imported sink — the fit's
+ *    replay (fit/replay.ts).
  *
  * An instance tree leads to instances; each moves the ray into its primitive's frame
  * (o_l = Rᵀ(o − t), d_l = Rᵀ d) and descends that primitive's tree. The difference from the JS
@@ -34,12 +36,16 @@
 THREAD Scene g_scene;
 
 /* Bytes of the scratch block rk_init wants (the stacks and the traversal heap, 16-aligned). */
-EXPORT int rk_scratch_bytes(void) { return closest_scratch_bytes() + traverse_scratch_bytes() + beam_scratch_bytes(); }
+EXPORT int rk_scratch_bytes(void) {
+  return closest_scratch_bytes() + traverse_scratch_bytes() + beam_scratch_bytes() + collect_scratch_bytes();
+}
 
 /* Starts this thread's instance: its copy of the Scene record and its scratch block. */
 EXPORT void rk_init(const Scene* scene, char* scratch) {
   g_scene = *scene;
   traverse_bind(scratch);
   closest_bind(scratch + traverse_scratch_bytes());
-  beam_bind(scratch + traverse_scratch_bytes() + closest_scratch_bytes());
+  scratch += traverse_scratch_bytes() + closest_scratch_bytes();
+  beam_bind(scratch);
+  collect_bind(scratch + beam_scratch_bytes());
 }

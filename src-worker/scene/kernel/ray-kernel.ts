@@ -19,7 +19,7 @@
  * the traversal heap, and a 64 KiB C stack).
  */
 import type { SceneData } from '../scene-data';
-import { kernelModule, PAGE, type KernelExports } from './kernel-module';
+import { kernelImports, kernelModule, PAGE, type KernelExports, type KernelSink } from './kernel-module';
 import { layoutKernelScene, type KernelScene } from './kernel-scene';
 
 export { rayKernelAvailable } from './kernel-module';
@@ -58,10 +58,12 @@ export class RayKernel {
   readonly beamF: Float64Array;
   readonly beamI: Int32Array;
   private readonly exp: KernelExports;
+  private readonly sink: { fn: KernelSink };
 
-  private constructor(scene: KernelScene, exp: KernelExports, threadBytes: number) {
+  private constructor(scene: KernelScene, exp: KernelExports, threadBytes: number, sink: { fn: KernelSink }) {
     this.scene = scene;
     this.exp = exp;
+    this.sink = sink;
     this.threadBytes = threadBytes;
     // Views after this thread's grow, so they cover its block.
     const buf = scene.memory.buffer, hit = exp.rk_hit(), elem = exp.rk_elem();
@@ -84,7 +86,8 @@ export class RayKernel {
     const mod = kernelModule();
     const scene = data.kernel instanceof Object && data.kernel.memory instanceof WebAssembly.Memory ? data.kernel : layoutKernelScene(data);
     if (!mod || !scene) return null;
-    const exp = new WebAssembly.Instance(mod, { env: { memory: scene.memory } }).exports as unknown as KernelExports;
+    const sink = { fn: NO_SINK };
+    const exp = new WebAssembly.Instance(mod, kernelImports(scene.memory, sink)).exports as unknown as KernelExports;
     // Growing a shared memory is atomic, so each thread gets its own pages.
     // This thread's block: thread-local variables, scratch (stacks and traversal heap), C stack.
     // It starts on a page, which satisfies any TLS alignment.
@@ -94,7 +97,7 @@ export class RayKernel {
     exp.__wasm_init_tls(base);
     exp.__stack_pointer.value = base + pages * PAGE; // the stack grows down from the block's end
     exp.rk_init(scene.record, base + tls);
-    return new RayKernel(scene, exp, pages * PAGE);
+    return new RayKernel(scene, exp, pages * PAGE, sink);
   }
 
   /**
@@ -113,6 +116,15 @@ export class RayKernel {
     return this.exp.rk_closest_beam(ox, oy, oz, count, tmin, tmax);
   }
 
+  /**
+   * Every element the ray meets within (tmin, tmax], in no order, to `sink` (ray-collect.c):
+   * (ray, primitive, element index into triVerts or gauss, t, m², σ_t²); `ray` is the caller's tag.
+   */
+  collect(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tmin: number, tmax: number, ray: number, sink: KernelSink): void {
+    this.sink.fn = sink;
+    this.exp.rk_collect(ox, oy, oz, dx, dy, dz, tmin, tmax, ray);
+  }
+
   /** Starts the front-to-back traversal of a ray; true with its first element in elemF / elemI. */
   travBegin(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tmin: number, tmax: number): boolean {
     return checked(this.exp.rk_trav_begin(ox, oy, oz, dx, dy, dz, tmin, tmax));
@@ -123,6 +135,8 @@ export class RayKernel {
     return checked(this.exp.rk_trav_next());
   }
 }
+
+const NO_SINK: KernelSink = () => undefined;
 
 function checked(r: number): boolean {
   if (r < 0) throw new Error('ray kernel: more than 65,536 items pending along one ray (traversal heap full)');

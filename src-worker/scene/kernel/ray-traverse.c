@@ -120,19 +120,11 @@ static inline void produce(double key, int a, int b) {
 
 /* Moves the ray into instance inst's frame (as scene-bvh.ts setLocalRay). */
 static void local_ray(int inst) {
-  const double* x = g_scene.inst_xform + inst * INST_FLOATS;
-  double px = w_ox - x[9], py = w_oy - x[10], pz = w_oz - x[11];
-  if (g_scene.inst_ints[inst * INST_INTS + 3] & INST_IDENTITY_ROTATION) {
-    l_ox = px; l_oy = py; l_oz = pz;
-    l_dx = w_dx; l_dy = w_dy; l_dz = w_dz;
-  } else {
-    l_ox = x[0] * px + x[3] * py + x[6] * pz;
-    l_oy = x[1] * px + x[4] * py + x[7] * pz;
-    l_oz = x[2] * px + x[5] * py + x[8] * pz;
-    l_dx = x[0] * w_dx + x[3] * w_dy + x[6] * w_dz;
-    l_dy = x[1] * w_dx + x[4] * w_dy + x[7] * w_dz;
-    l_dz = x[2] * w_dx + x[5] * w_dy + x[8] * w_dz;
-  }
+  const double w[6] = { w_ox, w_oy, w_oz, w_dx, w_dy, w_dz };
+  double l[6];
+  instance_ray(inst, w, l);
+  l_ox = l[0]; l_oy = l[1]; l_oz = l[2];
+  l_dx = l[3]; l_dy = l[4]; l_dz = l[5];
   slabs_of(&l_slabs, l_ox, l_oy, l_oz, l_dx, l_dy, l_dz, t_reach);
   l_inst = inst;
 }

@@ -115,7 +115,7 @@ describe('hit probabilities by replaying the training rays', () => {
     expect(counts.groundHits[0]! > 0 ? pg[0] : pg[1]).toBeGreaterThan(0.8);
   });
 
-  it('gives the same counts walking in bundles, singly, or through the scene\'s ordered traverse()', () => {
+  it('gives the same counts walking in the kernel (bundle mode), singly in JS, or through the scene\'s ordered traverse()', () => {
     const a = replay(s, c, [2, 1, 1], 'bundle');
     expectSame(a, replay(s, c, [2, 1, 1], 'single'), 'single');
     expectSame(a, replay(s, c, [2, 1, 1], 'traverse'), 'traverse');
