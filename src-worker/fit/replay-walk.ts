@@ -1,6 +1,8 @@
 /**
  * Every element a ray meets within (tmin, tmax] in a fitted model's SceneData, in no particular
- * order — what the replay needs. The scene's own traverse() (scene-bvh.ts) delivers the same
+ * order — what the replay needs, in JS: the replay walks in the WebAssembly kernel
+ * (scene/kernel/ray-collect.c) where the runtime has it, and here otherwise; the tests hold both
+ * to the same counts. The scene's own traverse() (scene-bvh.ts) delivers the same
  * elements nearest first through a heap; the replay counts every element up to the return
  * regardless of order, so these walks over the same BVH arrays drop the heap and the per-element
  * hit record. Same tests as traverse: the two-sided Möller–Trumbore triangle test, and for a
