@@ -12,19 +12,19 @@ export interface FuzzTarget {
 
 export async function fuzzTargets(): Promise<FuzzTarget[]> {
   const [{ decodeKittiBin }, { decodePcd }, { encodePcd }, { udpPackets }, { memorySource }, { velodynePcapPackets }, builders, helpers] = await Promise.all([
-    import('../src-worker/formats/kitti-bin'),
-    import('../src-worker/formats/pcd'),
-    import('../src-worker/formats/pcd-encode'),
+    import('../src-worker/formats/kitti/kitti-bin'),
+    import('../src-worker/formats/pcd/pcd'),
+    import('../src-worker/formats/pcd/pcd-encode'),
     import('../src-worker/formats/pcap'),
     import('../src-worker/formats/log-source'),
-    import('../src-worker/formats/velodyne-pcap'),
-    import('../test/unit/formats/pcap-builders'),
+    import('../src-worker/formats/velodyne/velodyne-pcap'),
+    import('../src-worker/formats/pcap-build'),
     import('../test/unit/formats/helpers'),
   ]);
   const own = await Promise.all([
-    import('../src-worker/formats/ouster-packet'),
-    import('../src-worker/formats/ply'),
-    import('../src-worker/formats/las'),
+    import('../src-worker/formats/ouster/ouster-packet'),
+    import('../src-worker/formats/ply/ply'),
+    import('../src-worker/formats/las/las'),
     import('../src-worker/formats/poses-file'),
     import('../src-worker/formats/ros2'),
     import('../src-worker/formats/mcap'),

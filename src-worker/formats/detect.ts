@@ -1,7 +1,7 @@
 import { DecodeError } from './decode-error';
 import type { DecodedCloud } from './decoded-cloud';
-import { decodeKittiBin } from './kitti-bin';
-import { decodePcd } from './pcd';
+import { decodeKittiBin } from './kitti/kitti-bin';
+import { decodePcd } from './pcd/pcd';
 
 export type CloudFormat = 'kitti-bin' | 'pcd';
 

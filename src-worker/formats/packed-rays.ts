@@ -10,9 +10,9 @@
  * what the import counted.
  */
 import { DecodeError } from './decode-error';
-import { POSE_STRIDE, type PacketChunk, type PackedRays } from './packets';
-import { decodeVelodyneData, velodyneLaserTable, velodyneRays, VELODYNE_DATA_BYTES } from './velodyne-packet';
-import type { SensorProfile } from '../sensors/profile';
+import { POSE_STRIDE, type PacketChunk, type PackedRays } from '../../src-common/packets';
+import { decodeVelodyneData, velodyneLaserTable, velodyneRays, VELODYNE_DATA_BYTES } from './velodyne/velodyne-packet';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 
 export const PACKED_CODECS = ['velodyne'] as const;
 export type PackedCodec = (typeof PACKED_CODECS)[number];

@@ -15,20 +15,20 @@ import { memorySource, readAll, type ByteSource, type DecodedPacket, type LogSou
 import { HIT_ONLY_FORMATS, type LogFormatId } from '../formats/log-formats';
 import { LogWriter, type LogWriteSummary } from '../formats/log-writer';
 import { poseLookupFromFile } from '../formats/pose-lookup';
-import { decodePly } from '../formats/ply';
-import { decodeLas, initLaz } from '../formats/las';
-import { lasClassesToSite } from '../formats/las-classes';
-import { chunkBuffers } from '../formats/packets';
-import { velodynePcapPackets } from '../formats/velodyne-pcap';
-import { ousterPackets } from '../formats/ouster-packet';
-import { parseOusterMetadata } from '../formats/ouster-metadata';
+import { decodePly } from '../formats/ply/ply';
+import { decodeLas, initLaz } from '../formats/las/las';
+import { lasClassesToSite } from '../formats/las/las-classes';
+import { chunkBuffers } from '../../src-common/packets';
+import { velodynePcapPackets } from '../formats/velodyne/velodyne-pcap';
+import { ousterPackets } from '../formats/ouster/ouster-packet';
+import { parseOusterMetadata } from '../formats/ouster/ouster-metadata';
 import { udpPackets } from '../formats/pcap';
 import { mcapPackets } from '../formats/mcap';
 import { db3Packets } from './ros2-db3-file';
 import { decodeCloud, type CloudFormat } from '../formats/detect';
 import { cloudToPacket } from '../formats/decoded-cloud';
 import { rebuildMisses, canRebuildMisses } from '../formats/rebuild-misses';
-import type { SensorProfile } from '../sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 
 export interface ImportLogInput {
   /** Display name used in errors and as the log name. */

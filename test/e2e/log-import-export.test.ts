@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { syntheticKitti } from '../helpers/temp';
 import { CAN_RUN_BROWSER, SHOTS, openAppSession, type AppSession } from '../helpers/app-session';
-import { decodePcd } from '../../src-worker/formats/pcd';
+import { decodePcd } from '../../src-worker/formats/pcd/pcd';
 
 describe.skipIf(!CAN_RUN_BROWSER)('drive-log import options and export in the browser', () => {
   let session: AppSession;

@@ -26,8 +26,8 @@ import {
   velodyneRays,
   type VelodyneDataPacket,
   type VelodyneReturnMode,
-} from '../velodyne-packet';
-import type { SensorProfile } from '../../sensors/profile';
+} from '../velodyne/velodyne-packet';
+import type { SensorProfile } from '../../../src-common/sensor-profile';
 import { messageError, type MessagePlace } from './cdr';
 import { POINT_CLOUD2_TYPE, decodePointCloud2, pointCloud2Rays, type PointCloud2 } from './point-cloud2';
 import { ODOMETRY_TYPE, TF_MESSAGE_TYPE, decodeOdometry, decodeTfMessage } from './tf-messages';

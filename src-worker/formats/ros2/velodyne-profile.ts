@@ -8,8 +8,8 @@
  * would be interpolated up to 0.03° off in azimuth (at 10 Hz) and stamped up to 0.1 ms off
  * (12 blocks × the 9.2 µs difference in sequence period).
  */
-import type { SensorProfile } from '../../sensors/profile';
-import { VLP32C_PRODUCT_ID, VLP32C_TIMING } from '../velodyne-packet';
+import type { SensorProfile } from '../../../src-common/sensor-profile';
+import { VLP32C_PRODUCT_ID, VLP32C_TIMING } from '../velodyne/velodyne-packet';
 
 export type VelodyneTimingModel = 'vlp32c';
 

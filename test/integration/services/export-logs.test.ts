@@ -5,10 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiError, EXPORT_FORMATS } from '../../../src-main/api/contract';
+import { ApiError } from '../../../src-main/api/contract';
+import { EXPORT_FORMATS } from '../../../src-common/formats';
 import { EXPORT_FORMATS as WORKER_EXPORT_FORMATS } from '../../../src-worker/tasks/export-log';
 import { createAppServices, type AppServices } from '../../../src-main/services/app-services';
-import { decodePcd } from '../../../src-worker/formats/pcd';
+import { decodePcd } from '../../../src-worker/formats/pcd/pcd';
 import { HAS_SHARED_DATA, dataFile } from '../../helpers/shared-data';
 import { tempDir } from '../../helpers/temp';
 

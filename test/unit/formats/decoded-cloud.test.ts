@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cloudToPacket, countNonFinite, type DecodedCloud } from '../../../src-worker/formats/decoded-cloud';
-import { RING_UNKNOWN } from '../../../src-worker/formats/packets';
+import { RING_UNKNOWN } from '../../../src-common/packets';
 
 function cloud(points: number[][], extra: Partial<DecodedCloud> = {}): DecodedCloud {
   const xyz = new Float32Array(points.flat());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCloud, detectFormat } from '../../../src-worker/formats/detect';
-import { encodePcd } from '../../../src-worker/formats/pcd-encode';
+import { encodePcd } from '../../../src-worker/formats/pcd/pcd-encode';
 import { decodeErrorOf, sampleCloud } from './helpers';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { DecodeError } from '../../../src-worker/formats/decode-error';
 import type { DecodedCloud } from '../../../src-worker/formats/decoded-cloud';
 import { decodeCloud } from '../../../src-worker/formats/detect';
-import { decodeKittiBin } from '../../../src-worker/formats/kitti-bin';
-import { decodePcd } from '../../../src-worker/formats/pcd';
-import { encodePcd } from '../../../src-worker/formats/pcd-encode';
+import { decodeKittiBin } from '../../../src-worker/formats/kitti/kitti-bin';
+import { decodePcd } from '../../../src-worker/formats/pcd/pcd';
+import { encodePcd } from '../../../src-worker/formats/pcd/pcd-encode';
 import { expectConsistent, sampleCloud } from './helpers';
 import { mutate, seededRandom, type MutationKind } from './mutate';
 

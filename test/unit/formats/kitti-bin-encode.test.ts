@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeKittiBin } from '../../../src-worker/formats/kitti-bin';
-import { encodeKittiBin } from '../../../src-worker/formats/kitti-bin-encode';
+import { decodeKittiBin } from '../../../src-worker/formats/kitti/kitti-bin';
+import { encodeKittiBin } from '../../../src-worker/formats/kitti/kitti-bin-encode';
 import { dataFile, HAS_SHARED_DATA } from '../../helpers/shared-data';
 import { mismatches, sampleCloud } from './helpers';
 

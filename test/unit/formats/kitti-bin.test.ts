@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeKittiBin } from '../../../src-worker/formats/kitti-bin';
+import { decodeKittiBin } from '../../../src-worker/formats/kitti/kitti-bin';
 import { decodeErrorOf, expectConsistent } from './helpers';
 
 function kitti(points: number[][]): Uint8Array {

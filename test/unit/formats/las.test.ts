@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DecodedCloud } from '../../../src-worker/formats/decoded-cloud';
-import { decodeLas, FUZZ_TARGETS, initLaz, lazHeapBytes, type LasCloud } from '../../../src-worker/formats/las';
-import { encodeLas, encodeLasFromChunks } from '../../../src-worker/formats/las-encode';
-import { parseLasHeader } from '../../../src-worker/formats/las-header';
-import { validateLaz } from '../../../src-worker/formats/laz';
-import { IDENTITY_POSE, pointsToPacket, RING_UNKNOWN, type PacketChunk } from '../../../src-worker/formats/packets';
+import { decodeLas, FUZZ_TARGETS, initLaz, lazHeapBytes, type LasCloud } from '../../../src-worker/formats/las/las';
+import { encodeLas, encodeLasFromChunks } from '../../../src-worker/formats/las/las-encode';
+import { parseLasHeader } from '../../../src-worker/formats/las/las-header';
+import { validateLaz } from '../../../src-worker/formats/las/laz';
+import { pointsToPacket } from '../../../src-worker/formats/packets';
+import { IDENTITY_POSE, RING_UNKNOWN, type PacketChunk } from '../../../src-common/packets';
 import { transformPoint } from '../../../src-worker/geometry/pose';
 import { dataFile, HAS_SHARED_DATA } from '../../helpers/shared-data';
 import { fuzzTarget } from './fuzz-run';

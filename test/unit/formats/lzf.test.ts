@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lzfCompress, lzfDecompress } from '../../../src-worker/formats/lzf';
+import { lzfCompress, lzfDecompress } from '../../../src-worker/formats/pcd/lzf';
 import { decodeErrorOf } from './helpers';
 import { seededRandom } from './mutate';
 

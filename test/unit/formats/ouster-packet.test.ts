@@ -13,8 +13,8 @@ import {
   sampleOusterPacket,
   type OusterColumnSpec,
   type OusterDecodedPacket,
-} from '../../../src-worker/formats/ouster-packet';
-import { ousterDestaggeredColumn, ousterProfile, parseOusterMetadata, type OusterMetadata, type OusterUdpProfile } from '../../../src-worker/formats/ouster-metadata';
+} from '../../../src-worker/formats/ouster/ouster-packet';
+import { ousterDestaggeredColumn, ousterProfile, parseOusterMetadata, type OusterMetadata, type OusterUdpProfile } from '../../../src-worker/formats/ouster/ouster-metadata';
 import type { LogSourceInfo } from '../../../src-worker/formats/log-source';
 import { udpPackets } from '../../../src-worker/formats/pcap';
 import { HAS_SHARED_DATA, dataFile } from '../../helpers/shared-data';

@@ -6,7 +6,7 @@ import { emptyPcapStats, isPcap, isPcapng, udpPackets, type UdpPacket } from '..
 import { DATA_DIR, HAVE_DATA, decodeErrorOf } from './helpers';
 import { mutate, seededRandom } from './mutate';
 
-import { buildPcap, buildPcapng, bytesOf, ethernet, ipv4Udp, sll, type Frame } from './pcap-builders';
+import { buildPcap, buildPcapng, bytesOf, ethernet, ipv4Udp, sll, type Frame } from '../../../src-worker/formats/pcap-build';
 
 describe('pcap', () => {
   it('reads UDP payloads over Ethernet in both byte orders and both time resolutions', () => {

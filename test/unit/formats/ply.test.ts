@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cloudToPacket, type DecodedCloud } from '../../../src-worker/formats/decoded-cloud';
-import { decodeKittiBin } from '../../../src-worker/formats/kitti-bin';
-import { RING_UNKNOWN } from '../../../src-worker/formats/packets';
-import { decodePly, FUZZ_TARGETS } from '../../../src-worker/formats/ply';
-import { encodePly } from '../../../src-worker/formats/ply-encode';
+import { decodeKittiBin } from '../../../src-worker/formats/kitti/kitti-bin';
+import { RING_UNKNOWN } from '../../../src-common/packets';
+import { decodePly, FUZZ_TARGETS } from '../../../src-worker/formats/ply/ply';
+import { encodePly } from '../../../src-worker/formats/ply/ply-encode';
 import { dataFile, HAS_SHARED_DATA } from '../../helpers/shared-data';
 import { fuzzTarget } from './fuzz-run';
 import { decodeErrorOf, expectConsistent, mismatches, sampleCloud } from './helpers';

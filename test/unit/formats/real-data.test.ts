@@ -3,9 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cloudToPacket } from '../../../src-worker/formats/decoded-cloud';
 import { decodeCloud } from '../../../src-worker/formats/detect';
-import { decodeKittiBin } from '../../../src-worker/formats/kitti-bin';
-import { decodePcd } from '../../../src-worker/formats/pcd';
-import { encodePcd } from '../../../src-worker/formats/pcd-encode';
+import { decodeKittiBin } from '../../../src-worker/formats/kitti/kitti-bin';
+import { decodePcd } from '../../../src-worker/formats/pcd/pcd';
+import { encodePcd } from '../../../src-worker/formats/pcd/pcd-encode';
 import { DATA_DIR, HAVE_DATA, elevationRange, expectConsistent, mismatches } from './helpers';
 
 const read = (rel: string): Uint8Array => new Uint8Array(readFileSync(path.join(DATA_DIR, rel)));

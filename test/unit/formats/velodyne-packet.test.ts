@@ -16,9 +16,9 @@ import {
   type VelodyneDataPacket,
   type VelodyneModel,
   type VelodynePosition,
-} from '../../../src-worker/formats/velodyne-packet';
+} from '../../../src-worker/formats/velodyne/velodyne-packet';
 import { builtinProfile } from '../../../src-worker/sensors/builtins';
-import type { SensorProfile } from '../../../src-worker/sensors/profile';
+import type { SensorProfile } from '../../../src-common/sensor-profile';
 import { DATA_DIR, HAVE_DATA, decodeErrorOf } from './helpers';
 import { mutate, seededRandom } from './mutate';
 

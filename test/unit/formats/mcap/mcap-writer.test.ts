@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ChunkBuilder } from '../../../../src-worker/formats/chunk-builder';
 import { memorySource, type DecodedPacket } from '../../../../src-worker/formats/log-source';
 import { DECOMPRESS_HANDLERS, McapLogWriter, encodeMcapLog, mcapPackets } from '../../../../src-worker/formats/mcap/index';
-import { POSE_STRIDE, RING_UNKNOWN, type PacketChunk } from '../../../../src-worker/formats/packets';
+import { POSE_STRIDE, RING_UNKNOWN, type PacketChunk } from '../../../../src-common/packets';
 import { applyPose } from '../../../../src-worker/geometry/trajectory';
 
 const T0 = 1_700_000_000;

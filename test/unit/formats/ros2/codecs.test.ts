@@ -16,7 +16,7 @@ import {
   toRosTime,
   type PointField,
 } from '../../../../src-worker/formats/ros2/index';
-import { RING_UNKNOWN } from '../../../../src-worker/formats/packets';
+import { RING_UNKNOWN } from '../../../../src-common/packets';
 import { decodeErrorOf } from '../helpers';
 
 const place = { file: 'bag.db3', topic: '/lidar', index: 7 };

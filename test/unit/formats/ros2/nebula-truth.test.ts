@@ -25,13 +25,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HAS_SHARED_DATA, dataFile } from '../../../helpers/shared-data';
-import { decodePcd } from '../../../../src-worker/formats/pcd';
+import { decodePcd } from '../../../../src-worker/formats/pcd/pcd';
 import type { DecodedPacket } from '../../../../src-worker/formats/log-source';
 import { decodeVelodyneScan } from '../../../../src-worker/formats/ros2/velodyne-scan';
 import { ros2Packets } from '../../../../src-worker/formats/ros2/ros2-packets';
-import { decodeVelodyneData, type VelodyneDataPacket } from '../../../../src-worker/formats/velodyne-packet';
+import { decodeVelodyneData, type VelodyneDataPacket } from '../../../../src-worker/formats/velodyne/velodyne-packet';
 import { importCalibration } from '../../../../src-worker/sensors/calibration/index';
-import type { SensorProfile } from '../../../../src-worker/sensors/profile';
+import type { SensorProfile } from '../../../../src-common/sensor-profile';
 import { db3Messages } from '../../../../src-worker/tasks/ros2-db3-file';
 
 const f = Math.fround;

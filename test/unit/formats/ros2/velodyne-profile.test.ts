@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HAS_SHARED_DATA, dataFile } from '../../../helpers/shared-data';
-import { VLP32C_TIMING, decodeVelodyneData, velodyneModel } from '../../../../src-worker/formats/velodyne-packet';
+import { VLP32C_TIMING, decodeVelodyneData, velodyneModel } from '../../../../src-worker/formats/velodyne/velodyne-packet';
 import { hasVlp32cTiming, velodyneProfileForModel, velodyneTimingModel } from '../../../../src-worker/formats/ros2/index';
 import { builtinProfile } from '../../../../src-worker/sensors/builtins';
 import { importCalibration } from '../../../../src-worker/sensors/calibration/index';

@@ -4,7 +4,7 @@
  * `property list COUNT_TYPE ITEM_TYPE NAME` lines, `comment`/`obj_info` anywhere, `end_header`.
  * Errors name the header line.
  */
-import { DecodeError } from './decode-error';
+import { DecodeError } from '../decode-error';
 
 export type PlyFormat = 'ascii' | 'binary_little_endian' | 'binary_big_endian';
 export type PlyType = 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'float32' | 'float64';

@@ -15,9 +15,9 @@
  * Points with a non-finite coordinate cannot be stored and are left out. Classes are written as
  * the cloud/log holds them (no mapping to ASPRS codes).
  */
-import type { DecodedCloud } from './decoded-cloud';
-import { POSE_STRIDE, RING_UNKNOWN, type PacketChunk } from './packets';
-import { transformPoint } from '../geometry/pose';
+import type { DecodedCloud } from '../decoded-cloud';
+import { POSE_STRIDE, RING_UNKNOWN, type PacketChunk } from '../../../src-common/packets';
+import { transformPoint } from '../../geometry/pose';
 
 export interface LasEncodeOptions {
   /** Coordinate resolution in metres (default 0.001). */

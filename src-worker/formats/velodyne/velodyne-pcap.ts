@@ -10,9 +10,9 @@
  * - Misses: a channel with distance 0 is a ray that returned nothing; it is kept (NaN range).
  * - Position packets (512 bytes, $GPRMC) are counted and their first fix is noted.
  */
-import { DecodeError } from './decode-error';
-import type { ByteSource, DecodeContext, DecodedPacket, LogSourceInfo } from './log-source';
-import { emptyPcapStats, udpPackets, type UdpPacket } from './pcap';
+import { DecodeError } from '../decode-error';
+import type { ByteSource, DecodeContext, DecodedPacket, LogSourceInfo } from '../log-source';
+import { emptyPcapStats, udpPackets, type UdpPacket } from '../pcap';
 import {
   VELODYNE_PRODUCTS,
   decodeVelodyneData,
@@ -25,8 +25,8 @@ import {
   type VelodyneDataPacket,
   type VelodyneModel,
 } from './velodyne-packet';
-import type { SensorProfile } from '../sensors/profile';
-import { builtinProfile } from '../sensors/builtins';
+import type { SensorProfile } from '../../../src-common/sensor-profile';
+import { builtinProfile } from '../../sensors/builtins';
 
 export interface VelodynePcapOptions {
   name: string;

@@ -13,8 +13,8 @@
  * 0-based), and `ring` from an extra-bytes dimension named ring/laser_id/channel when there is
  * one (this app's writer adds it). LAS has no sensor pose: viewpoint is null.
  */
-import { DecodeError } from './decode-error';
-import { countNonFinite, relativeTimes, ringsFrom, type DecodedCloud } from './decoded-cloud';
+import { DecodeError } from '../decode-error';
+import { countNonFinite, relativeTimes, ringsFrom, type DecodedCloud } from '../decoded-cloud';
 import { encodeLas } from './las-encode';
 import { LAS_FORMAT_SIZE, LAS_GPS_OFFSET, parseLasHeader, type LasExtraBytes, type LasHeader } from './las-header';
 import { decodeLazRecords, validateLaz } from './laz';

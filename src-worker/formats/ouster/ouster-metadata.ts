@@ -1,9 +1,9 @@
-import { CalibrationError, describeValue, keyPath } from '../sensors/calibration/calibration-error';
-import { importCalibration, type ImportOptions } from '../sensors/calibration/index';
-import { parseOusterJson, type OusterCalibration } from '../sensors/calibration/ouster-json';
-import type { SensorProfile } from '../sensors/profile';
-import { parseJsonText, validateProfile } from '../sensors/profile-schema';
-import { DecodeError } from './decode-error';
+import { CalibrationError, describeValue, keyPath } from '../../sensors/calibration/calibration-error';
+import { importCalibration, type ImportOptions } from '../../sensors/calibration/index';
+import { parseOusterJson, type OusterCalibration } from '../../sensors/calibration/ouster-json';
+import type { SensorProfile } from '../../../src-common/sensor-profile';
+import { parseJsonText, validateProfile } from '../../sensors/profile-schema';
+import { DecodeError } from '../decode-error';
 
 /**
  * Ouster sensor metadata JSON → everything the UDP packet decoder needs: the packet layout

@@ -1,5 +1,5 @@
-import { DecodeError } from './decode-error';
-import { countNonFinite, type DecodedCloud } from './decoded-cloud';
+import { DecodeError } from '../decode-error';
+import { countNonFinite, type DecodedCloud } from '../decoded-cloud';
 
 const RECORD = 16; // float32 x, y, z, intensity
 

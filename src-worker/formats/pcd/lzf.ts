@@ -1,4 +1,4 @@
-import { DecodeError } from './decode-error';
+import { DecodeError } from '../decode-error';
 
 /**
  * LZF (liblzf, as PCL's binary_compressed uses it). A stream is a sequence of chunks:

@@ -1,7 +1,7 @@
-import { DecodeError } from './decode-error';
-import { countNonFinite, type DecodedCloud } from './decoded-cloud';
+import { DecodeError } from '../decode-error';
+import { countNonFinite, type DecodedCloud } from '../decoded-cloud';
 import { lzfDecompress, LZF_MAX_RATIO } from './lzf';
-import { RING_UNKNOWN } from './packets';
+import { RING_UNKNOWN } from '../../../src-common/packets';
 import { parsePcdHeader, type PcdField, type PcdHeader } from './pcd-header';
 
 /** Field names the decoder picks up, lower-cased, in order of preference. */

@@ -3,7 +3,7 @@
  * 1.4 EVLRs): what the point reader needs, each field checked against the file's size before
  * anything is allocated from it. Errors give the byte offset of the field at fault.
  */
-import { DecodeError } from './decode-error';
+import { DecodeError } from '../decode-error';
 
 /** Bytes of the standard part of each point data record format 0–10. */
 export const LAS_FORMAT_SIZE = [20, 28, 26, 34, 57, 63, 30, 36, 38, 59, 67] as const;

@@ -4,8 +4,8 @@
  * class and return are taken when present. Elements before the vertices are skipped record by
  * record (list properties included), elements after them are not read.
  */
-import { DecodeError } from './decode-error';
-import { countNonFinite, relativeTimes, ringsFrom, type DecodedCloud } from './decoded-cloud';
+import { DecodeError } from '../decode-error';
+import { countNonFinite, relativeTimes, ringsFrom, type DecodedCloud } from '../decoded-cloud';
 import { encodePly } from './ply-encode';
 import { parsePlyHeader, PLY_TYPE_SIZE, type PlyElement, type PlyHeader, type PlyProperty, type PlyType } from './ply-header';
 

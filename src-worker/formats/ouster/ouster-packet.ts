@@ -1,5 +1,5 @@
-import { DecodeError } from './decode-error';
-import type { DecodeContext, DecodedPacket, LogSourceInfo } from './log-source';
+import { DecodeError } from '../decode-error';
+import type { DecodeContext, DecodedPacket, LogSourceInfo } from '../log-source';
 import { parseOusterMetadata, type OusterMetadata, type OusterUdpProfile } from './ouster-metadata';
 
 /**

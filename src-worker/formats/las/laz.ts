@@ -20,7 +20,7 @@
  * The WASM heap is limited to 2 GiB and holds a copy of the file: LAZ files up to ~1.5 GiB.
  */
 import { createLazPerf } from 'laz-perf';
-import { DecodeError } from './decode-error';
+import { DecodeError } from '../decode-error';
 import { LAS_FORMAT_SIZE, type LasHeader } from './las-header';
 import { decodeChunkTable, OutOfData, type ChunkTable } from './laz-chunk-table';
 

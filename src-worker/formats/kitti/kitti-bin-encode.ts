@@ -3,7 +3,7 @@
  * layout decodeKittiBin reads. Every point is written, non-finite ones included, so indices
  * match the cloud; KITTI has no other channel, so ring, time and class are not kept.
  */
-import type { DecodedCloud } from './decoded-cloud';
+import type { DecodedCloud } from '../decoded-cloud';
 
 export function encodeKittiBin(cloud: Pick<DecodedCloud, 'count' | 'xyz' | 'intensity'>): Uint8Array<ArrayBuffer> {
   const n = cloud.count;

@@ -1,4 +1,4 @@
-import type { DecodedCloud } from './decoded-cloud';
+import type { DecodedCloud } from '../decoded-cloud';
 import { lzfCompress } from './lzf';
 import type { PcdData } from './pcd-header';
 

@@ -4,7 +4,7 @@
  * what maps without guessing: ASPRS 2 (ground) becomes ground, every other code unknown (ASPRS
  * "low/medium/high vegetation" are height bands, not grass, shrub or tree).
  */
-import { SiteClass } from '../site/classes';
+import { SiteClass } from '../../../src-common/classes';
 
 const ASPRS_GROUND = 2;
 

@@ -5,8 +5,8 @@
  * to the same relative times within 1 µs. The sensor pose, when the cloud has one, goes in a
  * `comment viewpoint tx ty tz qx qy qz qw` line (decodePly reads it; other readers ignore it).
  */
-import type { DecodedCloud } from './decoded-cloud';
-import { formatFloat } from './pcd-encode';
+import type { DecodedCloud } from '../decoded-cloud';
+import { formatFloat } from '../pcd/pcd-encode';
 import type { PlyFormat, PlyType } from './ply-header';
 
 type Cloud = Pick<DecodedCloud, 'count' | 'xyz' | 'intensity' | 'ring' | 'time' | 'timeBase' | 'viewpoint' | 'cls' | 'ret'>;

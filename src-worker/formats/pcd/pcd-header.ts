@@ -1,4 +1,4 @@
-import { DecodeError } from './decode-error';
+import { DecodeError } from '../decode-error';
 
 /**
  * The text header of a PCD file (PCL's pcd_io, v0.7; v0.5/0.6 headers without VERSION, COUNT

@@ -1,6 +1,6 @@
-import type { SensorProfile } from '../sensors/profile';
-import { DecodeError } from './decode-error';
-import { IDENTITY_POSE, type PacketChunk } from './packets';
+import type { SensorProfile } from '../../../src-common/sensor-profile';
+import { DecodeError } from '../decode-error';
+import { IDENTITY_POSE, type PacketChunk } from '../../../src-common/packets';
 
 /**
  * Velodyne UDP packets (VLP-16, VLP-32C, HDL-32E, HDL-64E S2/S3): the 1206-byte data packet and the
