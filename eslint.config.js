@@ -1,10 +1,13 @@
-// Lint, including the import table of ARCHITECTURE.md (the layering rule):
+// Lint, including the import table of the layering rule (docs/design.md, "Layers"):
+//   src-common/   the shared vocabulary (classes, modes, formats, units, profile and metric types,
+//                 the log data model, colour maps): imports nothing of the other three, no Node
 //   src-worker/   imports nothing of src-main or src-renderer; no electron/vue/babylon/sqlite;
 //                 Node I/O (fs, worker_threads, ...) only in src-worker/tasks/, which may also open
 //                 users' bag files (ROS 2 .db3) read-only with better-sqlite3 — never the project store
-//   src-main/     may import src-worker; never src-renderer; `electron` only in src-main/electron/;
-//                 better-sqlite3 (SQL) only in src-main/store/; src-main/api/ is environment-neutral
-//   src-renderer/ may import src-main/api/ only (the contract and its wire codec); no Node modules
+//   src-main/     may import src-worker and src-common; never src-renderer; `electron` only in
+//                 src-main/electron/; better-sqlite3 (SQL) only in src-main/store/; src-main/api/ is
+//                 environment-neutral (zod and src-common only)
+//   src-renderer/ may import src-main/api/ (the contract and its wire codec) and src-common/; no Node modules
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import vue from 'eslint-plugin-vue';
@@ -53,11 +56,22 @@ export default tseslint.config(
   },
   // ---- the layering rule ----
   {
+    files: ['src-common/**/*.ts'],
+    rules: layer(
+      [
+        { group: ['**/src-main/**', '**/src-renderer/**', '**/src-worker/**'], message: 'src-common is the shared vocabulary: it imports nothing of the other layers (docs/design.md, "Layers").' },
+        { group: ['electron', 'vue', '@babylonjs/*', 'better-sqlite3', 'piscina', 'ws', 'pinia'], message: 'src-common runs everywhere: no app, UI or storage libraries.' },
+        ...nodeModules('src-common runs in the browser too: no Node modules.'),
+      ],
+      [{ name: 'electron', message: 'src-common runs everywhere.' }],
+    ),
+  },
+  {
     files: ['src-worker/**/*.ts'],
     ignores: ['src-worker/tasks/**'],
     rules: layer(
       [
-        { group: ['**/src-main/**', '**/src-renderer/**'], message: 'src-worker imports nothing of src-main or src-renderer (ARCHITECTURE.md).' },
+        { group: ['**/src-main/**', '**/src-renderer/**'], message: 'src-worker imports nothing of src-main or src-renderer (docs/design.md, "Layers").' },
         { group: ['electron', 'vue', '@babylonjs/*', 'better-sqlite3', 'piscina', 'ws', 'pinia'], message: 'src-worker is pure compute: no app, UI or storage libraries.' },
         ...nodeModules('Only src-worker/tasks/ (the worker entry points) may touch Node I/O.'),
       ],
@@ -66,7 +80,7 @@ export default tseslint.config(
   {
     files: ['src-worker/tasks/**/*.ts'],
     rules: layer([
-      { group: ['**/src-main/**', '**/src-renderer/**'], message: 'src-worker imports nothing of src-main or src-renderer (ARCHITECTURE.md).' },
+      { group: ['**/src-main/**', '**/src-renderer/**'], message: 'src-worker imports nothing of src-main or src-renderer (docs/design.md, "Layers").' },
       // better-sqlite3 is allowed here: tasks read users' ROS 2 bags (.db3 are SQLite) read-only.
       { group: ['electron', 'vue', '@babylonjs/*', 'ws', 'pinia'], message: 'worker tasks do compute and file reading, not UI or storage.' },
     ]),
@@ -80,14 +94,14 @@ export default tseslint.config(
         { group: ['vue', '@babylonjs/*', 'pinia'], message: 'src-main has no UI code.' },
         { group: ['better-sqlite3'], message: 'SQL lives only in src-main/store/.' },
       ],
-      [{ name: 'electron', message: 'Only src-main/electron/ may import electron (ARCHITECTURE.md).' }],
+      [{ name: 'electron', message: 'Only src-main/electron/ may import electron (docs/design.md, "Layers").' }],
     ),
   },
   {
     files: ['src-main/store/**/*.ts'],
     rules: layer(
       [{ group: ['**/src-renderer/**', 'vue', '@babylonjs/*', 'pinia'], message: 'The store is Node-only data access.' }],
-      [{ name: 'electron', message: 'Only src-main/electron/ may import electron (ARCHITECTURE.md).' }],
+      [{ name: 'electron', message: 'Only src-main/electron/ may import electron (docs/design.md, "Layers").' }],
     ),
   },
   {
@@ -101,7 +115,8 @@ export default tseslint.config(
     files: ['src-main/api/**/*.ts'],
     rules: layer(
       [
-        { group: ['**/src-renderer/**', '**/src-worker/**', '../*'], message: 'src-main/api is the environment-neutral contract: it imports only zod and itself.' },
+        { group: ['**/src-renderer/**', '**/src-worker/**'], message: 'src-main/api is the environment-neutral contract: it imports only zod, src-common and itself.' },
+        { regex: '^\\.\\./(?!\\.\\./src-common/)', message: 'src-main/api is the environment-neutral contract: it imports only zod, src-common and itself.' },
         { group: ['vue', '@babylonjs/*', 'pinia', 'better-sqlite3', 'piscina', 'ws'], message: 'src-main/api is environment-neutral.' },
         ...nodeModules('src-main/api runs in the browser too: no Node modules.'),
       ],
@@ -114,7 +129,7 @@ export default tseslint.config(
       [
         {
           group: ['**/src-main/*', '!**/src-main/api', '**/src-main/*/**', '!**/src-main/api/**'],
-          message: 'The renderer may import only src-main/api/ (the contract), never other host code.',
+          message: 'The renderer may import only src-main/api/ (the contract) and src-common/, never other host code.',
         },
         { group: ['**/src-worker/**'], message: 'The renderer never imports worker compute; ask the host through the API.' },
         { group: ['better-sqlite3', 'piscina', 'ws'], message: 'The renderer has no Node modules.' },

@@ -8,6 +8,10 @@
  * imports it, so nothing here may import Node, Electron or another src-main folder.
  */
 import { z } from 'zod';
+import { EXPORT_FORMATS, LOG_FORMATS, type DriveLogFormat } from '../../src-common/formats';
+import { RANGE_SAMPLERS, SCENE_KINDS, SIMULATION_MODES, STUDY_LOOPS, STUDY_SIMULATIONS, type SimulationMode, type StudyLoop } from '../../src-common/modes';
+import type { ProfileFile, ProfileKind, SensorProfile } from '../../src-common/sensor-profile';
+import type { EvaluationMetrics } from '../../src-common/metrics';
 
 // ---------- shared field schemas ----------
 
@@ -21,11 +25,7 @@ export const ProjectPath = z
   .refine((p) => p.endsWith('.thicket'), { message: 'a project file name ends in .thicket' })
   .refine((p) => !p.includes('\0'), { message: 'a path may not contain NUL' });
 
-export const LOG_FORMATS = ['kitti-bin', 'pcd', 'ply', 'las', 'velodyne-pcap', 'ouster-pcap', 'ros2-db3', 'mcap'] as const;
-export const LogFormat = z.enum(LOG_FORMATS);
-export type LogFormat = z.infer<typeof LogFormat>;
-/** What a stored drive log may be: an imported format, or 'simulated' (the demo's reference drives: simulated, no source file). */
-export type DriveLogFormat = LogFormat | 'simulated';
+export const LogFormatSchema = z.enum(LOG_FORMATS);
 
 /** Options every log import takes. */
 const importOptions = {
@@ -36,30 +36,14 @@ const importOptions = {
 };
 const TextFile = z.object({ name: z.string().min(1).max(255), text: z.string().max(64 << 20) }).strict();
 
-export const EXPORT_FORMATS = ['pcd', 'ply', 'las', 'kitti', 'mcap'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-
 export const JOB_STATES = ['queued', 'running', 'done', 'failed', 'cancelled', 'interrupted'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
 export const COLOR_MODES = ['height', 'intensity', 'class', 'time', 'ring'] as const;
 export type ColorMode = (typeof COLOR_MODES)[number];
 
-/** The engine's modes over a scene or a fitted model (src-worker/simulate/types.ts). */
-export const SCENE_SIMULATION_MODES = ['hybrid', 'voxel', 'physics', 'mesh'] as const;
-export type SceneSimulationMode = (typeof SCENE_SIMULATION_MODES)[number];
-/**
- * Every simulator a run can come from: a scene mode, or `neighbour` — thesis 004 §4.3.2's
- * baseline, which replays a training drive log (simulate.start's `neighbourLogId`) instead of
- * simulating a scene.
- */
-export const SIMULATION_MODES = [...SCENE_SIMULATION_MODES, 'neighbour'] as const;
-export const SimulationMode = z.enum(SIMULATION_MODES);
-export type SimulationMode = z.infer<typeof SimulationMode>;
-
-export const SCENE_KINDS = ['offroad', 'hybrid-strip', 'cylinder-stand', 'rod-bench'] as const;
-export const SceneKind = z.enum(SCENE_KINDS);
-export type SceneKind = z.infer<typeof SceneKind>;
+export const SimulationModeSchema = z.enum(SIMULATION_MODES);
+export const SceneKindSchema = z.enum(SCENE_KINDS);
 
 const Vec3 = z.tuple([z.number().finite(), z.number().finite(), z.number().finite()]);
 const Seed = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -89,7 +73,7 @@ export type TrajectorySpec = z.infer<typeof TrajectorySpec>;
 export const ProfileId = z
   .string()
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, { error: 'a profile id is 1 to 64 lowercase letters, digits and dashes, not starting or ending with a dash' });
-/** A whole profile in a request, either form (SensorProfileData or ProfileFileData): the service checks it field by field. */
+/** A whole profile in a request, either form (SensorProfile or ProfileFile): the service checks it field by field. */
 const ProfileBody = z.record(z.string(), z.unknown());
 
 /**
@@ -116,9 +100,6 @@ const TimelineRequest = z.object({ id: Id, maxPoses: z.number().int().min(2).max
 
 // ---------- sensor studies (003 §3.5.3, METHODS §7) ----------
 
-export const STUDY_LOOPS = ['closed', 'open'] as const;
-export type StudyLoop = (typeof STUDY_LOOPS)[number];
-export const STUDY_SIMULATIONS = ['physics', 'hybrid'] as const;
 const XY = z.tuple([z.number().finite(), z.number().finite()]);
 
 /** Where a sensor sits on the vehicle: height above the ground (m), pitch (positive = tilted down) and yaw (degrees), x forward and y left of the footprint's centre (m). */
@@ -251,7 +232,7 @@ export const requestSchemas = {
   'logs.importFile': z
     .object({
       path: z.string().min(1).max(4096),
-      format: LogFormat.optional(),
+      format: LogFormatSchema.optional(),
       name: z.string().min(1).max(255).optional(),
       ...importOptions,
       /** A calibration (Velodyne YAML / db.xml, Ouster metadata JSON) or a poses file on this machine. */
@@ -268,7 +249,7 @@ export const requestSchemas = {
     .object({
       name: z.string().min(1).max(255),
       bytes: z.instanceof(Uint8Array).refine((b) => b.byteLength > 0, { message: 'the file is empty' }),
-      format: LogFormat.optional(),
+      format: LogFormatSchema.optional(),
       ...importOptions,
       /** Calibration and poses files picked beside the log (browser mode): name and text. */
       calibration: TextFile.optional(),
@@ -296,7 +277,7 @@ export const requestSchemas = {
   /** Build a procedural scene in a worker and store it (a job). */
   'scenes.generate': z
     .object({
-      kind: SceneKind,
+      kind: SceneKindSchema,
       seed: Seed.default(1),
       name: z.string().min(1).max(255).optional(),
       /** Kind-specific parameters, checked by the generator (e.g. sizeM, lambda, backgroundOffset). */
@@ -321,13 +302,13 @@ export const requestSchemas = {
       neighbourLogId: Id.optional(),
       profileId: z.string().min(1).max(128),
       /** Default: 'neighbour' for neighbourLogId, else 'hybrid'. */
-      mode: SimulationMode.optional(),
+      mode: SimulationModeSchema.optional(),
       seed: Seed.default(1),
       trajectory: TrajectorySpec,
       name: z.string().min(1).max(255).optional(),
       /** Packets per batch (a unit of parallel work); fixed so results do not depend on workers. */
       batchPackets: z.number().int().min(1).max(100_000).default(64),
-      rangeSampler: z.enum(['gaussian-point', 'along-ray']).default('along-ray'),
+      rangeSampler: z.enum(RANGE_SAMPLERS).default('along-ray'),
       /** Range noise σ (m) instead of the profile's, for mesh and physics returns (000 §V-C's mesh baseline: 0.005). */
       rangeNoiseSigma: z.number().min(0).max(10).optional(),
       /** Neighbour mode: hits closer than this to the query ray count (d⊥ threshold, m; default 0.1). */
@@ -395,7 +376,7 @@ export const requestSchemas = {
     .object({
       annotationId: Id,
       library: z.enum(['hybrid', 'mesh']).default('hybrid'),
-      mode: SimulationMode.optional(),
+      mode: SimulationModeSchema.optional(),
       groundModelId: Id.optional(),
       groundZ: z.number().finite().optional(),
       /** Only primitives extracted from these models (default: every primitive of the library). */
@@ -435,9 +416,9 @@ export const requestSchemas = {
     .strict(),
   /** Built-in profiles and, with a project open, the project's custom ones. */
   'profiles.list': empty,
-  /** A profile in SI units (SensorProfileData). */
+  /** A profile in SI units (SensorProfile). */
   'profiles.get': z.object({ id: ProfileId }).strict(),
-  /** A profile in the file form (ProfileFileData: degrees, ms, mrad), as files and the editor hold it. */
+  /** A profile in the file form (ProfileFile: degrees, ms, mrad), as files and the editor hold it. */
   'profiles.getFile': z.object({ id: ProfileId }).strict(),
   /** Save a custom profile (insert, or replace the custom profile of that id); either form; checked field by field. */
   'profiles.save': z.object({ profile: ProfileBody }).strict(),
@@ -789,50 +770,6 @@ export interface RunInfo {
   createdAt: string;
 }
 
-export type BeamShape = 'circular' | 'rectangular' | 'elliptical';
-export type ReturnMode = 'first' | 'last' | 'strongest' | 'strongest+last';
-export type ProfileKind = 'spinning' | 'planar';
-
-/**
- * A sensor profile in SI units (metres, radians, seconds): the same shape as
- * src-worker/sensors/profile.ts's SensorProfile, which the contract may not import; a type check in
- * src-main/services/profiles-service.ts fails the build if the two drift apart.
- */
-export interface SensorProfileData {
-  id: string;
-  name: string;
-  description: string;
-  builtin: boolean;
-  kind: ProfileKind;
-  groups: {
-    name: string;
-    firingPeriod: number;
-    lasers: { elevation: number; azimuthOffset: number; timeOffset: number; rangeOffset: number; verticalOffset: number; horizontalOffset: number }[];
-  }[];
-  rotationHz: number;
-  spin?: 'ccw' | 'cw';
-  azimuthStart: number;
-  azimuthEnd: number;
-  range: { min: number; max: number; resolution: number; noiseSigma: number };
-  beam: { shape: BeamShape; divergenceH: number; divergenceV: number };
-  returns: { mode: ReturnMode; signalCutoff: number };
-  intensity: { model: 'lambertian'; scale: number; rangeFalloff: boolean };
-  mount: [number, number, number, number, number, number, number];
-  sequencesPerPacket: number;
-  source: string;
-}
-
-/**
- * A sensor profile as files hold it (src-worker/sensors/profile-schema.ts's ProfileFile): the same
- * fields, angles in degrees, times in ms, divergences in mrad, the mount as xyz (m) + roll/pitch/yaw (degrees).
- */
-export interface ProfileFileData extends Omit<SensorProfileData, 'builtin' | 'mount'> {
-  format: 'thicket-sensor-profile';
-  version: 1;
-  units: { angle: 'deg'; time: 'ms'; rate: 'Hz'; length: 'm'; divergence: 'mrad' };
-  mount: { xyz: [number, number, number]; rpy: [number, number, number] };
-}
-
 export interface ProfileSummary {
   id: string;
   name: string;
@@ -965,61 +902,6 @@ export interface StudyCostmap {
   cost: Uint8Array;
 }
 
-/** An evaluation's figures (the CLI's `thicket evaluate --json` prints the first six and a few more). */
-export interface EvaluationMetrics {
-  /** Packets paired and evaluated. */
-  packets: number;
-  /** Mean over packets with ≥ 1 true hit of their mean ‖y − ŷ‖ (m, 004 eq. 4.3); null when none has one. */
-  packetError: number | null;
-  precision: number | null;
-  recall: number | null;
-  f1: number | null;
-  /** ½ (mean sim→real + real→sim nearest-point distance) (m, 004 eq. 4.9); null when one side has no hit. */
-  pointCloudError: number | null;
-  /** Mean ‖y − ŷ‖ over every true hit (ray-weighted, m). */
-  rayError: number | null;
-  packetsWithTrueHits: number;
-  trueHits: number;
-  falseHits: number;
-  falseMisses: number;
-  trueMisses: number;
-  pairedRays: number;
-  /** Rays of paired packets without a partner of the same direction. */
-  unpairedRays: { real: number; sim: number };
-  /** Packets without a partner in time, and their rays. */
-  unpairedPackets: { real: number; sim: number; realRays: number; simRays: number };
-  packetsPairedByIndex: number;
-  realPackets: number;
-  simPackets: number;
-  timeOffsetS: number;
-  /** The point-cloud error's parts and sample sizes (hits seen, nearest-neighbour targets kept, queries). */
-  pointCloud: {
-    /** True when every nearest distance is to the whole other cloud (a cloud above targetCap is read twice). */
-    exact: boolean;
-    error: number;
-    simToReal: number;
-    realToSim: number;
-    realPoints: number;
-    simPoints: number;
-    realTargets: number;
-    simTargets: number;
-    realQueries: number;
-    simQueries: number;
-  } | null;
-  /** When both logs stand still: range-histogram distances (000 Table I; 004 §3.4.3). */
-  staticScan: {
-    bhattacharyya: number | null;
-    histogramMatch: number | null;
-    bearings: number;
-    oneSidedBearings: number;
-    realRays: number;
-    simRays: number;
-    bins: { azimuthBinDeg: number; elevationBinDeg: number; rangeBinM: number; maxRangeM: number };
-  } | null;
-  /** Wall seconds the evaluation took. */
-  seconds: number;
-}
-
 export interface EvaluationInfo {
   id: number;
   realLogId: number;
@@ -1089,11 +971,11 @@ export interface Responses {
   'scenes.compose': { job: JobInfo };
   'fit.start': { job: JobInfo };
   'profiles.list': ProfileSummary[];
-  'profiles.get': SensorProfileData;
-  'profiles.getFile': ProfileFileData;
-  'profiles.save': SensorProfileData;
+  'profiles.get': SensorProfile;
+  'profiles.getFile': ProfileFile;
+  'profiles.save': SensorProfile;
   'profiles.delete': { deleted: boolean };
-  'profiles.import': SensorProfileData;
+  'profiles.import': SensorProfile;
   'profiles.pattern': ProfilePattern;
   'demo.create': { job: JobInfo; project: ProjectInfo };
   'annotations.list': AnnotationInfo[];

@@ -13,7 +13,7 @@ import type { FitResultInfo, ModelInfo } from '../api/contract';
 import { runTransient } from '../jobs/job-runner';
 import type { GeneratedScene } from '../../src-worker/tasks/generate-scene';
 import type { SimulateBatchSummary } from '../../src-worker/tasks/simulate-batch';
-import type { SensorProfile } from '../../src-worker/sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import { builtinProfile } from '../../src-worker/sensors/builtins';
 import { packetDurationOf } from '../../src-worker/sensors/scan-pattern';
 import { BoundsAccumulator } from '../../src-worker/geometry/bounds';

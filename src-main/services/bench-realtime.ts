@@ -7,7 +7,7 @@ import type { Piscina } from 'piscina';
 import { runTransient } from '../jobs/job-runner';
 import type { GeneratedScene } from '../../src-worker/tasks/generate-scene';
 import type { SimulateBatchInput } from '../../src-worker/tasks/simulate-batch';
-import type { SensorProfile } from '../../src-worker/sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import { packetDurationOf } from '../../src-worker/sensors/scan-pattern';
 import { builtinProfiles } from '../../src-worker/sensors/builtins';
 import { shareScene, toShared } from './scene-store';

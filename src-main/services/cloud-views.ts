@@ -4,8 +4,7 @@
  * (packet chunks), so one implementation serves both.
  */
 import type { CloudData, ParsedRequest, Timeline } from '../api/contract';
-import type { PacketChunk } from '../../src-worker/formats/packets';
-import { chunkBuffers } from '../../src-worker/formats/packets';
+import { type PacketChunk, chunkBuffers } from '../../src-common/packets';
 import type { DisplayCloud } from '../../src-worker/tasks/display-cloud';
 import { buildTimeline } from '../../src-worker/formats/timeline';
 import type { ChunkMeta } from '../store/chunk-table';

@@ -17,10 +17,10 @@
 import type { AnnotationEntry, DemoResult, ParsedRequest } from '../api/contract';
 import type { RunningJob } from '../jobs/job-runner';
 import type { ProjectSession } from './project-session';
-import type { ServiceContext } from './app-services';
+import type { ServiceContext } from './service-context';
 import type { ReferenceSiteInput, ReferenceSiteOutput } from '../../src-worker/tasks/reference-site';
 import type { SimulateBatchSummary } from '../../src-worker/tasks/simulate-batch';
-import type { SensorProfile } from '../../src-worker/sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import { BoundsAccumulator } from '../../src-worker/geometry/bounds';
 import { chunkBounds } from '../../src-worker/formats/chunk-points';
 import { resolveProfileForUse } from './profiles-service';

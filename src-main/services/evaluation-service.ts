@@ -9,18 +9,15 @@
  * result is the metrics with the evaluation's id. Nothing is stored on failure or cancel.
  */
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { ApiError, type EvaluationData, type EvaluationMetrics, type EvaluationParams, type EvaluationSeries, type ParsedRequest } from '../api/contract';
+import { ApiError, type EvaluationData, type EvaluationParams, type EvaluationSeries, type ParsedRequest } from '../api/contract';
+import { type EvaluationMetrics, type ObservationMetrics, PER_PACKET_FIELDS, type PerPacketSeries } from '../../src-common/metrics';
 import type { RunningJob } from '../jobs/job-runner';
-import type { ServiceContext } from './app-services';
+import type { ServiceContext } from './service-context';
 import type { ProjectSession } from './project-session';
-import { chunkBuffers, type PacketChunk } from '../../src-worker/formats/packets';
-import { resolveEvaluationOptions, type EvaluationOptions, type ObservationMetrics } from '../../src-worker/evaluate/observation-metrics';
-import { PER_PACKET_FIELDS, type PerPacketSeries } from '../../src-worker/evaluate/per-packet-series';
+import { chunkBuffers, type PacketChunk } from '../../src-common/packets';
+import { resolveEvaluationOptions, type EvaluationOptions } from '../../src-worker/evaluate/observation-metrics';
 import type { EvaluateRunInput, FeedReply, FeedRequest } from '../../src-worker/tasks/evaluate-run';
 
-// The worker's figures must stay the contract's (which may not import src-worker): a compile-time check.
-const sameMetrics = (m: ObservationMetrics): Omit<EvaluationMetrics, 'seconds'> => m;
-void sameMetrics;
 
 /** The contract's flat options → the evaluator's. */
 export function evaluationOptions(p: EvaluationParams): EvaluationOptions {

@@ -17,8 +17,10 @@
  * Rows come back in a fixed order.
  */
 import { DEMO_PROFILE_ID } from './demo-service';
-import { ReferenceClass, SHRUB_CLASSES, TREE_CLASSES } from '../../src-worker/site/reference-classes';
-import { ApiError, type ComposeResult, type DemoResult, type EvaluationMetrics, type ExtractResult, type FitResultInfo, type JobInfo, type Method, type ParsedRequest, type Response, type SimulationMode } from '../api/contract';
+import { ReferenceClass, SHRUB_CLASSES, TREE_CLASSES } from '../../src-common/classes';
+import { ApiError, type ComposeResult, type DemoResult, type ExtractResult, type FitResultInfo, type JobInfo, type Method, type ParsedRequest, type Response } from '../api/contract';
+import { type EvaluationMetrics } from '../../src-common/metrics';
+import { type SimulationMode } from '../../src-common/modes';
 
 /** What the experiment needs of the services: API calls and waiting for jobs. */
 export interface ExperimentHost {

@@ -7,9 +7,9 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ApiError, type ParsedRequest } from '../api/contract';
 import type { RunningJob } from '../jobs/job-runner';
-import { chunkBuffers } from '../../src-worker/formats/packets';
+import { chunkBuffers } from '../../src-common/packets';
 import type { ExportLogInput } from '../../src-worker/tasks/export-log';
-import type { ServiceContext } from './app-services';
+import type { ServiceContext } from './service-context';
 
 export function startExport(ctx: ServiceContext, req: ParsedRequest<'export.start'>): RunningJob {
   const session = ctx.requireSession();

@@ -17,9 +17,10 @@
  * are fixed by the log's size, never by the worker count, and the replay counts are integers
  * (σ²_ground's sum is added in batch order): a model is the same whatever the pool's size.
  */
-import { ApiError, type FitResultInfo, type FitTuningSummary, type JobInfo, type ParsedRequest, type SceneSimulationMode } from '../api/contract';
+import { ApiError, type FitResultInfo, type FitTuningSummary, type JobInfo, type ParsedRequest } from '../api/contract';
+import { type SceneSimulationMode } from '../../src-common/modes';
 import type { RunningJob } from '../jobs/job-runner';
-import type { ServiceContext } from './app-services';
+import type { ServiceContext } from './service-context';
 import type { ProjectSession } from './project-session';
 import { toShared } from './scene-store';
 import { resolveProfileForUse } from './profiles-service';
@@ -30,11 +31,11 @@ import { addReplayCounts, newReplayCounts, type ReplayCounts } from '../../src-w
 import type { FitModelInput, FitModelSummary } from '../../src-worker/tasks/fit-model';
 import { buildModelScene, kindsForMode } from '../../src-worker/fit/model-scene';
 import type { SceneData } from '../../src-worker/scene/scene-data';
-import { POSE_STRIDE } from '../../src-worker/formats/packets';
+import { POSE_STRIDE } from '../../src-common/packets';
 import { slicePacketsByTime } from '../../src-worker/formats/chunk-slice';
 import { tuningBoxes, type TuneResult } from '../../src-worker/fit/tuning';
 import type { BoxParameter } from '../../src-worker/fit/nelder-mead';
-import type { SensorProfile } from '../../src-worker/sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import type { TuneModelInput } from '../../src-worker/tasks/tune-model';
 
 /** At most this many replay batches (and at least REPLAY_MIN_PACKETS packets each). */

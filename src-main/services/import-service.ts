@@ -1,12 +1,13 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { ApiError, type LogFormat } from '../api/contract';
+import { ApiError } from '../api/contract';
+import { type LogFormat } from '../../src-common/formats';
 import type { JobSpec, RunningJob } from '../jobs/job-runner';
 import type { ImportLogInput, ImportLogSummary } from '../../src-worker/tasks/import-log';
 import { DETECT_HEAD_BYTES } from '../../src-worker/formats/detect';
 import { detectLogFormat } from '../../src-worker/formats/log-formats';
 import { CalibrationError, importCalibration } from '../../src-worker/sensors/calibration';
-import type { SensorProfile } from '../../src-worker/sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import type { ProjectSession } from './project-session';
 import type { EventBus } from './event-bus';
 import { resolveProfileForUse } from './profiles-service';

@@ -11,17 +11,17 @@
  *    primitives of the nearest extents, on a fitted model's ground or a flat one; the built
  *    scene is stored like a generated one and simulated with `simulate.start {sceneId}`.
  */
-import { ApiError, type AnnotationEntry, type ComposeResult, type ExtractResult, type ParsedRequest, type PrimitiveInfo, type SimulationMode } from '../api/contract';
+import { ApiError, type AnnotationEntry, type ComposeResult, type ExtractResult, type ParsedRequest, type PrimitiveInfo } from '../api/contract';
+import { type SimulationMode } from '../../src-common/modes';
 import type { RunningJob } from '../jobs/job-runner';
-import type { ServiceContext } from './app-services';
+import type { ServiceContext } from './service-context';
 import { toShared } from './scene-store';
 import { FIT_PARAM_DEFAULTS } from '../../src-worker/fit/params';
-import type { ExtractPrimitivesInput, ExtractPrimitivesOutput } from '../../src-worker/tasks/extract-primitives';
-import { countByClass } from '../../src-worker/tasks/extract-primitives';
+import { type ExtractPrimitivesInput, type ExtractPrimitivesOutput, countByClass } from '../../src-worker/tasks/extract-primitives';
 import type { ComposeSceneInput, ComposeSceneOutput } from '../../src-worker/tasks/compose-scene';
 import { meshLibrary, meshLibraryFor } from '../../src-worker/primitives/mesh-library';
 import type { ComposeMode, Primitive } from '../../src-worker/primitives/primitive';
-import { referenceClassName } from '../../src-worker/site/reference-classes';
+import { referenceClassName } from '../../src-common/classes';
 
 export function startExtraction(ctx: ServiceContext, req: ParsedRequest<'primitives.extract'>): RunningJob {
   const session = ctx.requireSession();

@@ -11,42 +11,19 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import {
-  ApiError,
-  type ProfileFileData,
-  type ProfilePattern,
-  type ProfileSummary,
-  type SensorProfileData,
-} from '../api/contract';
+import { ApiError, type ProfilePattern, type ProfileSummary } from '../api/contract';
+import type { ProfileFile, SensorProfile } from '../../src-common/sensor-profile';
+import { RAD_TO_DEG } from '../../src-common/units';
 import type { ProjectStore } from '../store';
-import type { SensorProfile } from '../../src-worker/sensors/profile';
-import {
-  ProfileError,
-  isProfileFile,
-  laserCount,
-  parseJsonText,
-  profileFromAny,
-  toProfileFile,
-  validateProfile,
-  validateProfileFile,
-  fromProfileFile,
-  type ProfileFile,
-} from '../../src-worker/sensors/profile-schema';
+import { ProfileError, isProfileFile, laserCount, parseJsonText, profileFromAny, toProfileFile, validateProfile, validateProfileFile, fromProfileFile } from '../../src-worker/sensors/profile-schema';
 import { builtinProfile, builtinProfiles, isBuiltinId } from '../../src-worker/sensors/builtins';
 import { CalibrationError, importCalibration } from '../../src-worker/sensors/calibration';
 import { azimuthStep, decimatePattern, packetDurationOf, raysPerRevolution, revolutionPattern } from '../../src-worker/sensors/scan-pattern';
 
-// The contract mirrors the worker's types (it may not import them); these fail to compile if they drift.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameProfile: Same<SensorProfile, SensorProfileData> = true;
-const sameFile: Same<ProfileFile, ProfileFileData> = true;
-void sameProfile;
-void sameFile;
-
 /** Calibration and profile files larger than this are refused before reading (the real ones are < 100 kB). */
 export const MAX_PROFILE_FILE_BYTES = 16 * 1024 * 1024;
 
-const R2D = 180 / Math.PI;
+const R2D = RAD_TO_DEG;
 
 /** A ProfileError or CalibrationError as the API's bad_input; anything else passes through. */
 function asApiError(e: unknown): unknown {

@@ -5,14 +5,15 @@
  * one chunk keyed by the batch index. Every packet draws from its own random stream (seed,
  * packet index), so the stored run is bit-identical whatever the number of workers.
  */
-import { ApiError, type ParsedRequest, type SimulationMode } from '../api/contract';
+import { ApiError, type ParsedRequest } from '../api/contract';
+import { type SimulationMode } from '../../src-common/modes';
 import type { RunningJob } from '../jobs/job-runner';
 import type { SimulateBatchInput, SimulateBatchSummary } from '../../src-worker/tasks/simulate-batch';
-import type { SensorProfile } from '../../src-worker/sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import type { SceneData } from '../../src-worker/scene/scene-data';
 import { BoundsAccumulator } from '../../src-worker/geometry/bounds';
 import { chunkBounds } from '../../src-worker/formats/chunk-points';
-import type { ServiceContext } from './app-services';
+import type { ServiceContext } from './service-context';
 import { shareScene, toShared } from './scene-store';
 import { modelScene } from './fit-service';
 import type { ProjectSession } from './project-session';

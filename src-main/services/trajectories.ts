@@ -4,7 +4,7 @@
  * not applied again: `sensorPoses` is true).
  */
 import { ApiError, type TrajectorySpec } from '../api/contract';
-import { POSE_STRIDE } from '../../src-worker/formats/packets';
+import { POSE_STRIDE } from '../../src-common/packets';
 import type { ProjectSession } from './project-session';
 
 export interface Trajectory {

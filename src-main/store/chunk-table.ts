@@ -6,7 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { ApiError } from '../api/contract';
-import { CHUNK_ARRAY_FIELDS, POSE_STRIDE, type ChunkArrayField, type PacketChunk } from '../../src-worker/formats/packets';
+import { CHUNK_ARRAY_FIELDS, POSE_STRIDE, type ChunkArrayField, type PacketChunk } from '../../src-common/packets';
 import { dtypeOrNull, fromBlob, toBlob, type Dtype } from './typed-blobs';
 import { PACKED_STRIDE } from '../../src-worker/formats/packed-rays';
 

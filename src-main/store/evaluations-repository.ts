@@ -6,7 +6,8 @@
  * evaluations (foreign keys cascade), and their arrays with them.
  */
 import type Database from 'better-sqlite3';
-import type { EvaluationInfo, EvaluationMetrics } from '../api/contract';
+import type { EvaluationInfo } from '../api/contract';
+import type { EvaluationMetrics } from '../../src-common/metrics';
 import { dtypeOf, fromBlob, isDtype, toBlob, type AnyStorableArray, type StorableArray } from './typed-blobs';
 
 interface EvaluationRow {

@@ -7,10 +7,11 @@
  * one cut off by a crash is discarded by ProjectStore.recover() on the next open.
  */
 import { unpackChunk } from '../../src-worker/formats/packed-rays';
-import type { SensorProfile } from '../../src-worker/sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import type Database from 'better-sqlite3';
-import { ApiError, LOG_FORMATS, type Bounds, type DriveLogFormat, type DriveLogInfo } from '../api/contract';
-import type { PacketChunk } from '../../src-worker/formats/packets';
+import { ApiError, type Bounds, type DriveLogInfo } from '../api/contract';
+import { LOG_FORMATS, type DriveLogFormat } from '../../src-common/formats';
+import type { PacketChunk } from '../../src-common/packets';
 import { ChunkTable, validateChunk, type ChunkMeta } from './chunk-table';
 import { isSqliteError } from './sqlite-errors';
 

@@ -5,8 +5,9 @@
  * then 'ready'. Failure or cancel deletes it; recover() deletes runs of jobs that died.
  */
 import type Database from 'better-sqlite3';
-import { ApiError, type Bounds, type RunInfo, type SimulationMode } from '../api/contract';
-import type { PacketChunk } from '../../src-worker/formats/packets';
+import { ApiError, type Bounds, type RunInfo } from '../api/contract';
+import { type SimulationMode } from '../../src-common/modes';
+import type { PacketChunk } from '../../src-common/packets';
 import { ChunkTable, validateChunk, type ChunkMeta } from './chunk-table';
 
 export interface BeginRun {

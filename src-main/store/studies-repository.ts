@@ -6,7 +6,8 @@
  * holds half a run; a failed or cancelled run leaves the definition as it was.
  */
 import type Database from 'better-sqlite3';
-import type { StudyInfo, StudyLoop, StudyMount, StudySensorResult, StudyState } from '../api/contract';
+import type { StudyInfo, StudyMount, StudySensorResult, StudyState } from '../api/contract';
+import type { StudyLoop } from '../../src-common/modes';
 import { dtypeOf, fromBlob, isDtype, toBlob, type AnyStorableArray, type StorableArray } from './typed-blobs';
 
 interface StudyRow {

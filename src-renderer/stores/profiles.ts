@@ -3,69 +3,35 @@
  * with the host: a `sensorProfiles` or `project` event reloads the list.
  */
 import { defineStore } from 'pinia';
-import { computed, ref } from 'vue';
-import type { ProfileFileData, ProfileSummary, SensorProfileData } from '../../src-main/api/contract';
+import type { ProfileSummary } from '../../src-main/api/contract';
+import type { ProfileFile, SensorProfile } from '../../src-common/sensor-profile';
 import { api } from '../api';
 import { useAppStore } from './app';
+import { useEntityList } from './entity-list';
 
 export const useProfilesStore = defineStore('profiles', () => {
-  const list = ref<ProfileSummary[]>([]);
-  const loading = ref(false);
-  const loaded = ref(false);
-  let subscribed = false;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-
-  const byId = computed(() => new Map(list.value.map((p) => [p.id, p])));
-
-  async function refresh(): Promise<void> {
-    loading.value = true;
-    try {
-      list.value = await api.call('profiles.list', {});
-      loaded.value = true;
-    } catch (e) {
-      useAppStore().reportError('Cannot list sensor profiles', e);
-    } finally {
-      loading.value = false;
-    }
-  }
+  const profiles = useEntityList<ProfileSummary, string>({
+    list: () => api.call('profiles.list', {}),
+    listError: 'Cannot list sensor profiles',
+    remove: (id) => api.call('profiles.delete', { id }),
+    removeError: (id) => `Cannot delete the profile "${id}"`,
+    debounceMs: 100,
+  });
+  const { byId, refresh } = profiles;
 
   /** Start listening to host events (once) and load the list. */
-  function start(): void {
-    if (!subscribed) {
-      subscribed = true;
-      api.onEvent((e) => {
-        if (e.type !== 'project' || (e.entity !== 'sensorProfiles' && e.entity !== 'project')) return;
-        if (timer) return;
-        timer = setTimeout(() => {
-          timer = null;
-          void refresh();
-        }, 100);
-      });
-    }
-    void refresh();
-  }
+  const start = (): void => profiles.follow((e) => e.type === 'project' && (e.entity === 'sensorProfiles' || e.entity === 'project'));
 
-  const getFile = (id: string): Promise<ProfileFileData> => api.call('profiles.getFile', { id });
+  const getFile = (id: string): Promise<ProfileFile> => api.call('profiles.getFile', { id });
 
   /** Save (insert or replace a custom profile); throws the host's error so the editor can show it in place. */
-  async function save(profile: ProfileFileData): Promise<SensorProfileData> {
+  async function save(profile: ProfileFile): Promise<SensorProfile> {
     const saved = await api.call('profiles.save', { profile: profile as unknown as Record<string, unknown> });
     await refresh();
     return saved;
   }
 
-  async function remove(id: string): Promise<boolean> {
-    try {
-      await api.call('profiles.delete', { id });
-      list.value = list.value.filter((p) => p.id !== id);
-      return true;
-    } catch (e) {
-      useAppStore().reportError(`Cannot delete the profile "${id}"`, e);
-      return false;
-    }
-  }
-
-  async function importFile(path: string): Promise<SensorProfileData | null> {
+  async function importFile(path: string): Promise<SensorProfile | null> {
     const app = useAppStore();
     try {
       const p = await api.call('profiles.import', { path });
@@ -86,11 +52,11 @@ export const useProfilesStore = defineStore('profiles', () => {
   }
 
   /** A custom copy of any profile (e.g. a built-in), saved in the open project. */
-  async function duplicate(id: string): Promise<SensorProfileData | null> {
+  async function duplicate(id: string): Promise<SensorProfile | null> {
     const app = useAppStore();
     try {
       const file = await getFile(id);
-      const copy: ProfileFileData = { ...file, id: freeId(id), name: `${file.name} (copy)`.slice(0, 200), description: file.description };
+      const copy: ProfileFile = { ...file, id: freeId(id), name: `${file.name} (copy)`.slice(0, 200), description: file.description };
       const saved = await save(copy);
       app.clearError();
       return saved;
@@ -100,5 +66,5 @@ export const useProfilesStore = defineStore('profiles', () => {
     }
   }
 
-  return { list, loading, loaded, byId, refresh, start, getFile, save, remove, importFile, duplicate };
+  return { ...profiles, start, getFile, save, importFile, duplicate };
 });

@@ -3,8 +3,7 @@
  * Pure (no Babylon, no DOM) so the mapping is unit-tested and reused by the histogram.
  */
 import type { CloudData, ColorMode } from '../../src-main/api/contract';
-import { buildLut, classColor, classColors, cssGradient, percentileRange, rgbCss, scalarColors } from './colormap';
-import type { ScalarMapName, ScalarRange } from './colormap';
+import { buildLut, classColor, classColors, cssGradient, percentileRange, rgbCss, scalarColors, type ScalarMapName, type ScalarRange } from '../../src-common/colormaps';
 
 export type Legend =
   | { kind: 'scalar'; mode: ColorMode; label: string; unit: string; map: ScalarMapName; gradient: string; range: ScalarRange; note?: string }

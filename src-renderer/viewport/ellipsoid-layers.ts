@@ -15,7 +15,7 @@
  * probabilityTop; voxels by 1 − ρ, the same quantity); a scene's by class.
  */
 import type { PrimitiveData, ScenePreviewData } from '../../src-main/api/contract';
-import { buildLut, classColor, cssGradient, rgbCss, scalarColors, type Rgb } from './colormap';
+import { buildLut, classColor, cssGradient, rgbCss, scalarColors, type Rgb } from '../../src-common/colormaps';
 import { ellipsoidMatrices } from './ellipsoid-math';
 import { toLocal, type Centre } from './local-frame';
 

@@ -29,15 +29,15 @@
  * most two chunks a side, a bit per packet (which were paired), the per-packet series (≈ 40 bytes a paired packet) and the capped
  * point samples, so a 100,000-packet log costs no more memory than a short one.
  */
-import type { PacketChunk } from '../formats/packets';
-import { POSE_STRIDE } from '../formats/packets';
+import { type PacketChunk, POSE_STRIDE } from '../../src-common/packets';
 import { poseRotationMatrix } from '../geometry/pose';
 import { EvaluationError, PacketCursor, Peek, type EvalChunk } from './packet-cursor';
 import { RayPairer } from './ray-pairing';
-import { DEFAULT_QUERY_CAP, DEFAULT_TARGET_CAP, PointReservoir, planPointCloud, type PointCloudErrorResult, type PointCloudPlan } from './point-cloud-error';
+import { DEFAULT_QUERY_CAP, DEFAULT_TARGET_CAP, PointReservoir, planPointCloud, type PointCloudPlan } from './point-cloud-error';
+import { type PointCloudErrorResult, type ScanHistogramParams, type PerPacketSeries, type ObservationMetrics, type StaticScanMetrics } from '../../src-common/metrics';
 import { StreamedNearest } from './streamed-nearest';
-import { DEFAULT_SCAN_HISTOGRAM, ScanHistogram, StaticCheck, scanBhattacharyya, scanHistogramMatch, type ScanHistogramParams } from './scan-distances';
-import { PerPacketBuilder, emptySeries, type PerPacketSeries } from './per-packet-series';
+import { DEFAULT_SCAN_HISTOGRAM, ScanHistogram, StaticCheck, scanBhattacharyya, scanHistogramMatch } from './scan-distances';
+import { PerPacketBuilder, emptySeries } from './per-packet-series';
 
 export { EvaluationError } from './packet-cursor';
 
@@ -99,51 +99,7 @@ export function resolveEvaluationOptions(o: EvaluationOptions = {}): ResolvedEva
   };
 }
 
-export interface StaticScanMetrics {
-  /** −ln Σ √(p q) over (bearing × range + no-return) bins; null when the histograms share no bin. */
-  bhattacharyya: number | null;
-  /** Mean per-bearing histogram match (bins); null when no bearing is seen on both sides. */
-  histogramMatch: number | null;
-  bearings: number;
-  oneSidedBearings: number;
-  realRays: number;
-  simRays: number;
-  bins: ScanHistogramParams;
-}
 
-export interface ObservationMetrics {
-  /** Packets paired (and evaluated). */
-  packets: number;
-  /** Mean over packets with ≥ 1 true hit of their mean ‖y − ŷ‖ (m); null when no packet has one. */
-  packetError: number | null;
-  precision: number | null;
-  recall: number | null;
-  f1: number | null;
-  /** Symmetric point-cloud error (m); null when one side has no hit. */
-  pointCloudError: number | null;
-  /** Mean ‖y − ŷ‖ over every true hit (ray-weighted, m). */
-  rayError: number | null;
-  packetsWithTrueHits: number;
-  trueHits: number;
-  falseHits: number;
-  falseMisses: number;
-  trueMisses: number;
-  pairedRays: number;
-  /** Rays of paired packets that found no partner. */
-  unpairedRays: { real: number; sim: number };
-  /** Packets that found no partner in time, and their rays. */
-  unpairedPackets: { real: number; sim: number; realRays: number; simRays: number };
-  /** Paired packets whose rays corresponded index by index. */
-  packetsPairedByIndex: number;
-  /** Packets read on each side. */
-  realPackets: number;
-  simPackets: number;
-  /** Seconds added to the run's times. */
-  timeOffsetS: number;
-  pointCloud: PointCloudErrorResult | null;
-  /** Range-histogram distances, when both logs stand still. */
-  staticScan: StaticScanMetrics | null;
-}
 
 export interface EvaluationResult extends ObservationMetrics {
   perPacket: PerPacketSeries;

@@ -5,7 +5,7 @@
  * the log. Chunks are checked on arrival, so a malformed chunk is a clear error rather than a
  * read past an array's end.
  */
-import { POSE_STRIDE, type PacketChunk } from '../formats/packets';
+import { POSE_STRIDE, type PacketChunk } from '../../src-common/packets';
 
 /** Why an evaluation cannot run (mismatched or malformed input): the message says what to fix. */
 export class EvaluationError extends Error {

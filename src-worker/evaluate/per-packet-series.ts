@@ -1,25 +1,9 @@
 /**
  * Per paired packet: where it is along the drive and how well it was simulated — what the
- * Evaluation page's chart draws and the store keeps. Grown by doubling as packets stream past
- * (about 40 bytes a packet: 4 MB for a 100,000-packet log).
+ * Evaluation page's chart draws and the store keeps (PerPacketSeries, src-common/metrics.ts).
+ * Grown by doubling as packets stream past (about 40 bytes a packet: 4 MB for a 100,000-packet log).
  */
-
-export interface PerPacketSeries {
-  /** Index of the real and of the simulated packet in their logs. */
-  realPacket: Uint32Array<ArrayBuffer>;
-  simPacket: Uint32Array<ArrayBuffer>;
-  /** Real packet time (s since the log's start). */
-  time: Float64Array<ArrayBuffer>;
-  /** Distance the real sensor has travelled by then (m). */
-  distance: Float64Array<ArrayBuffer>;
-  /** Mean ‖y − ŷ‖ over the packet's true hits (m); NaN when it has none. */
-  error: Float32Array<ArrayBuffer>;
-  trueHits: Uint32Array<ArrayBuffer>;
-  falseHits: Uint32Array<ArrayBuffer>;
-  falseMisses: Uint32Array<ArrayBuffer>;
-}
-
-export const PER_PACKET_FIELDS = ['realPacket', 'simPacket', 'time', 'distance', 'error', 'trueHits', 'falseHits', 'falseMisses'] as const;
+import { PER_PACKET_FIELDS, type PerPacketSeries } from '../../src-common/metrics';
 
 export class PerPacketBuilder {
   count = 0;

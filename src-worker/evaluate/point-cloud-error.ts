@@ -16,6 +16,7 @@
  */
 import { KdTree } from '../fit/kd-tree';
 import { RandomStream } from '../random/stream';
+import type { PointCloudErrorResult } from '../../src-common/metrics';
 
 export const DEFAULT_TARGET_CAP = 1_000_000;
 export const DEFAULT_QUERY_CAP = 200_000;
@@ -64,22 +65,6 @@ export class PointReservoir {
   }
 }
 
-export interface PointCloudErrorResult {
-  /** True when every nearest distance is to the whole other cloud (no sampling bias). */
-  exact: boolean;
-  /** ½ (simToReal + realToSim), metres. */
-  error: number;
-  /** Mean distance from simulated points to their nearest real point (eq. 4.7 with Y real). */
-  simToReal: number;
-  realToSim: number;
-  /** Hits offered to each side's sample, the targets kept, and the queries used. */
-  realPoints: number;
-  simPoints: number;
-  realTargets: number;
-  simTargets: number;
-  realQueries: number;
-  simQueries: number;
-}
 
 /**
  * The symmetric error between two samples; null when either is empty (no hits on one side: the

@@ -17,7 +17,7 @@
  * Directions are compared in each packet's own sensor frame: "same direction" means the same
  * beam of the sensor, whatever the two packets' poses.
  */
-import type { PacketChunk } from '../formats/packets';
+import type { PacketChunk } from '../../src-common/packets';
 
 /** Smallest tolerance accepted (rad). */
 export const MIN_DIRECTION_TOLERANCE_RAD = 1e-4;

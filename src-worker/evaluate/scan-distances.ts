@@ -18,13 +18,8 @@
  * (bearing · (R + 1) + range bin), so a bearing's bins are contiguous in key order.
  */
 import { bhattacharyyaDistance } from './histogram';
+import type { ScanHistogramParams } from '../../src-common/metrics';
 
-export interface ScanHistogramParams {
-  azimuthBinDeg: number;
-  elevationBinDeg: number;
-  rangeBinM: number;
-  maxRangeM: number;
-}
 
 export const DEFAULT_SCAN_HISTOGRAM: ScanHistogramParams = { azimuthBinDeg: 0.5, elevationBinDeg: 0.5, rangeBinM: 0.05, maxRangeM: 200 };
 

@@ -26,7 +26,7 @@ import type { FitParams } from './params';
 import type { ModelArrays, ModelScalars } from './model';
 import type { FitLogChunk } from './log-input';
 import { RandomStream } from '../random/stream';
-import { POSE_STRIDE } from '../formats/packets';
+import { POSE_STRIDE } from '../../src-common/packets';
 
 export interface FitHooks {
   progress(fraction: number, message: string): void;

@@ -3,7 +3,7 @@
  * the sensor frame and the range (NaN = a miss) — 16 bytes a ray, half of a full chunk; the
  * fit service copies them once into shared memory for every stage of the fit.
  */
-import type { PacketChunk } from '../formats/packets';
+import type { PacketChunk } from '../../src-common/packets';
 
 export type FitLogChunk = Pick<PacketChunk, 'packetStart' | 'packetCount' | 'rayCount' | 'packetPose' | 'rayStart' | 'rayDir' | 'rayRange'>;
 

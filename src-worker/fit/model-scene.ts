@@ -11,7 +11,7 @@
 import { SceneBuilder } from '../scene/scene-builder';
 import type { SceneData } from '../scene/scene-data';
 import { ElementKind } from '../scene/scene-query';
-import { SiteClass } from '../site/classes';
+import { SiteClass } from '../../src-common/classes';
 import type { ModelArrays, ModelScalars } from './model';
 
 export interface ModelSceneKinds {

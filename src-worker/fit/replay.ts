@@ -1,9 +1,9 @@
 /**
- * Hit probabilities by replaying every training ray through the fitted elements (METHODS §1.4,
- * §2; seed 001 §IV, 000 §III). The elements go into one SceneData (model-scene.ts) and each ray
- * walks its BVH with the simulator's own intersection tests (replay-walk.ts: unordered walks, in
- * bundles of one laser's rays, checked against SceneQuery.traverse), so "the ray meets this
- * element" means exactly what it will mean in simulation.
+ * Hit probabilities by replaying every training ray through the fitted elements (docs/methods.md
+ * §1.4, §2; seed 001 §IV, 000 §III). The elements go into one SceneData (model-scene.ts) and each
+ * ray walks its BVH with the simulator's own intersection tests (the scene query's unordered
+ * collect walk: the WebAssembly kernel's ray-collect.c, or the reference walk), so "the ray meets
+ * this element" means exactly what it will mean in simulation.
  *
  * A ray with a return at range r, for each element it meets:
  * - ground triangle at distance t: t < r − maxResidual → passed through (a miss);
@@ -20,14 +20,15 @@
  * σ²_ground = the mean of (r − t)² over the rays whose hit went to a triangle.
  */
 import { createSceneQuery, type BvhSceneQuery, type SceneElementHit } from '../scene/scene-bvh';
-import type { RayKernel } from '../scene/kernel/ray-kernel';
 import type { KernelSink } from '../scene/kernel/kernel-module';
 import { PRIM_INTS } from '../scene/scene-data';
 import { ElementKind, type ElementHit } from '../scene/scene-query';
-import { POSE_STRIDE } from '../formats/packets';
+import { POSE_STRIDE } from '../../src-common/packets';
 import type { FitLogChunk } from './log-input';
 import type { ModelScene } from './model-scene';
-import { MAX_BUNDLE, ReplayWalker, type ElementSink } from './replay-walk';
+
+/** Rays gathered from one packet (one laser's, at neighbouring azimuths) before they are walked and counted. */
+const MAX_BUNDLE = 32;
 
 export interface ReplayCounts {
   groundHits: Uint32Array;
@@ -83,12 +84,8 @@ const K_NONE = -1;
 const ELEVATION_BUCKETS = 1024;
 
 export class Replayer {
-  private readonly walker: ReplayWalker | null;
-  private readonly query: BvhSceneQuery | null;
-  /** The WebAssembly kernel's unordered walk ('bundle' mode where the runtime has it). */
-  private readonly kernel: RayKernel | null;
-  private readonly kernelSink: KernelSink;
-  private readonly sink: ElementSink;
+  private readonly query: BvhSceneQuery;
+  private readonly sink: KernelSink;
   private readonly visit: (hit: ElementHit) => boolean;
   // Per ray of the bundle being replayed: its range (NaN: a miss) and best hybrid candidate.
   private readonly range = new Float64Array(MAX_BUNDLE);
@@ -99,38 +96,37 @@ export class Replayer {
   private readonly dirs = new Float64Array(3 * MAX_BUNDLE);
   private readonly tmaxs = new Float64Array(MAX_BUNDLE);
   private readonly thr2: number;
+  /** The ray of the bundle that traverse() is walking ('traverse' mode). */
+  private visitRay = 0;
   private readonly tau2: number;
   private order = new Int32Array(1024);
   private bucketOf = new Uint16Array(1024);
   private readonly hist = new Int32Array(ELEVATION_BUCKETS + 1);
 
   /**
-   * `mode`: 'bundle' walks each ray in the WebAssembly kernel (ray-collect.c, unordered) where the
-   * runtime has it, else a packet's rays of one laser up to 32 at a time in JS; 'single' one by
-   * one in JS (both replay-walk.ts, unordered); 'traverse' asks the scene's own ordered traverse()
-   * — the same counts every way; the JS walks are kept as the tests' reference.
+   * `mode`: 'collect' walks each ray unordered (the scene query's collect: in the WebAssembly
+   * kernel where the runtime has it, else the reference walk); 'reference' the same in the
+   * reference walk always; 'traverse' asks the scene's ordered traverse() — the same counts every
+   * way (the tests hold them to it).
    */
-  constructor(scene: ModelScene, private readonly counts: ReplayCounts, private readonly opts: ReplayOptions, private readonly mode: 'bundle' | 'single' | 'traverse' = 'bundle') {
+  constructor(scene: ModelScene, private readonly counts: ReplayCounts, private readonly opts: ReplayOptions, private readonly mode: 'collect' | 'reference' | 'traverse' = 'collect') {
     const offsets = scene.primitives.map((p) => p.offset);
-    this.walker = mode !== 'traverse' ? new ReplayWalker(scene.data, offsets) : null;
-    this.query = mode === 'traverse' ? createSceneQuery(scene.data) : null;
-    this.kernel = mode === 'bundle' ? createSceneQuery(scene.data).rayKernel() : null;
-    // The kernel names primitive and element; the counts want the kind and the model index.
+    this.query = createSceneQuery(scene.data, mode === 'reference' ? 'js' : 'auto');
+    // The walk names primitive and element; the counts want the kind and the model index.
     const d = scene.data, primOffset = Int32Array.from(offsets), primKind = new Int32Array(d.primitiveCount);
     for (let p = 0; p < d.primitiveCount; p++) primKind[p] = d.primInts[p * PRIM_INTS]!;
-    this.kernelSink = (ray, p, e, t, m2, varT) => {
+    this.sink = (ray, p, e, t, m2, varT) => {
       const kind = primKind[p]!;
       const source = kind === ElementKind.Surface || kind === ElementKind.Ground ? d.triSource : d.gaussSource;
       this.element(ray, kind, primOffset[p]! + source[e]!, t, m2, varT);
     };
     this.thr2 = opts.mahalanobisThreshold * opts.mahalanobisThreshold;
     this.tau2 = opts.voxelTau * opts.voxelTau;
-    this.sink = (ray, kind, index, t, m2, varT) => this.element(ray, kind, index, t, m2, varT);
     const prims = scene.primitives;
     this.visit = (hit) => {
       const h = hit as SceneElementHit;
       const ref = prims[h.primitive]!;
-      this.element(0, ref.kind, ref.offset + h.sourceIndex, h.t, h.mahalanobis * h.mahalanobis, h.varT);
+      this.element(this.visitRay, ref.kind, ref.offset + h.sourceIndex, h.t, h.mahalanobis * h.mahalanobis, h.varT);
       return false;
     };
   }
@@ -221,7 +217,7 @@ export class Replayer {
   replayChunk(chunk: FitLogChunk, from = 0, to = chunk.packetCount): void {
     const pose = chunk.packetPose, dir = chunk.rayDir, range = chunk.rayRange, start = chunk.rayStart;
     const c = this.counts, maxRange = this.opts.maxRange, margin = this.opts.margin;
-    const dirs = this.dirs, tmaxs = this.tmaxs, bundle = this.mode === 'bundle' ? MAX_BUNDLE : 1;
+    const dirs = this.dirs, tmaxs = this.tmaxs;
     for (let p = from; p < to; p++) {
       const o = p * POSE_STRIDE;
       const ox = pose[o]!, oy = pose[o + 1]!, oz = pose[o + 2]!;
@@ -233,8 +229,8 @@ export class Replayer {
       for (let j = 0; j <= m; j++) {
         const i = j < m ? order[j]! : -1;
         const bucket = j < m ? buckets[i - start[p]!]! : -1;
-        // A bundle holds one elevation bucket (one laser) at a time, at most `bundle` rays.
-        if (k > 0 && (k === bundle || j === m || bucket !== lastBucket)) {
+        // A bundle holds one elevation bucket (one laser) at a time, at most MAX_BUNDLE rays.
+        if (k > 0 && (k === MAX_BUNDLE || j === m || bucket !== lastBucket)) {
           this.castBundle(ox, oy, oz, k);
           k = 0;
         }
@@ -263,15 +259,15 @@ export class Replayer {
     }
   }
 
-  /** Walks the k rays gathered in dirs/tmaxs (together when they can share a descent), then counts their hits. */
+  /** Walks the k rays gathered in dirs/tmaxs, then counts their hits. */
   private castBundle(ox: number, oy: number, oz: number, k: number): void {
-    const dirs = this.dirs, tmaxs = this.tmaxs;
-    if (this.kernel) {
-      for (let j = 0; j < k; j++) this.kernel.collect(ox, oy, oz, dirs[3 * j]!, dirs[3 * j + 1]!, dirs[3 * j + 2]!, 0, tmaxs[j]!, j, this.kernelSink);
-    } else if (!(this.walker && k > 1 && this.walker.walkBundle(ox, oy, oz, dirs, tmaxs, k, 0, this.sink))) {
-      for (let j = 0; j < k; j++) {
-        if (this.walker) this.walker.walk(ox, oy, oz, dirs[3 * j]!, dirs[3 * j + 1]!, dirs[3 * j + 2]!, 0, tmaxs[j]!, this.sink, j);
-        else this.query!.traverse(ox, oy, oz, dirs[3 * j]!, dirs[3 * j + 1]!, dirs[3 * j + 2]!, 0, tmaxs[j]!, this.visit);
+    const dirs = this.dirs, tmaxs = this.tmaxs, q = this.query;
+    for (let j = 0; j < k; j++) {
+      if (this.mode === 'traverse') {
+        this.visitRay = j;
+        q.traverse(ox, oy, oz, dirs[3 * j]!, dirs[3 * j + 1]!, dirs[3 * j + 2]!, 0, tmaxs[j]!, this.visit);
+      } else {
+        q.collect(ox, oy, oz, dirs[3 * j]!, dirs[3 * j + 1]!, dirs[3 * j + 2]!, 0, tmaxs[j]!, j, this.sink);
       }
     }
     const c = this.counts;

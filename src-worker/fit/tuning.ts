@@ -10,8 +10,8 @@
  * metrics). Everything runs in one thread, seeded: the same slice, seed and budget give the same
  * θ and trace. A fit that fails for some θ (no ground left, say) scores +∞ and the search moves on.
  */
-import type { PacketChunk } from '../formats/packets';
-import type { SensorProfile } from '../sensors/profile';
+import type { PacketChunk } from '../../src-common/packets';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import { createSceneQuery } from '../scene/scene-bvh';
 import { Simulator } from '../simulate/simulate';
 import { logRays } from '../simulate/log-rays';

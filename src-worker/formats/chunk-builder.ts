@@ -2,7 +2,7 @@
  * Growable struct-of-arrays writer that produces a PacketChunk. Preallocated typed arrays that
  * double when full, so the ray loop allocates nothing per ray.
  */
-import { POSE_STRIDE, type PacketChunk } from './packets';
+import { POSE_STRIDE, type PacketChunk } from '../../src-common/packets';
 
 export class ChunkBuilder {
   readonly packetStart: number;

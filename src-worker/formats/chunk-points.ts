@@ -2,7 +2,7 @@
  * World points of a chunk's hits: y = pose · (range · direction). Used for bounds on import
  * and for the decimated display cloud.
  */
-import { POSE_STRIDE, type PacketChunk } from './packets';
+import { POSE_STRIDE, type PacketChunk } from '../../src-common/packets';
 import { transformPoint } from '../geometry/pose';
 import { BoundsAccumulator } from '../geometry/bounds';
 

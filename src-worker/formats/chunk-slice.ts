@@ -3,7 +3,7 @@
  * the "slice of the training log" model tuning fits and scores (thesis: 10 s). Chunks are cut
  * at packet boundaries; arrays are copied, so the slice owns its memory.
  */
-import { CHUNK_ARRAY_FIELDS, POSE_STRIDE, type PacketChunk } from './packets';
+import { CHUNK_ARRAY_FIELDS, POSE_STRIDE, type PacketChunk } from '../../src-common/packets';
 
 export function slicePacketsByTime(chunks: Iterable<PacketChunk>, from: number, to: number): PacketChunk[] {
   const out: PacketChunk[] = [];

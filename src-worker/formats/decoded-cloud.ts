@@ -1,4 +1,5 @@
-import { pointsToPacket, RING_UNKNOWN, type PacketChunk } from './packets';
+import { pointsToPacket } from './packets';
+import { RING_UNKNOWN, type PacketChunk } from '../../src-common/packets';
 
 /**
  * One decoded point cloud, struct-of-arrays, in the file's own frame. Points whose x, y or z

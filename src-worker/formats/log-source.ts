@@ -9,8 +9,8 @@
  * (throwing DecodeError with the byte offset or line on bad input), then register it in
  * formats/log-formats.ts.
  */
-import type { PacketChunk } from './packets';
-import type { SensorProfile } from '../sensors/profile';
+import type { PacketChunk } from '../../src-common/packets';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 
 /** Random-access bytes of one file. Tasks implement it over `fs`; tests over memory. */
 export interface ByteSource {

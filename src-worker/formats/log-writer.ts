@@ -9,7 +9,7 @@ import { PackedChunkBuilder } from './packed-rays';
 import { poseRotationMatrix } from '../geometry/pose';
 import { chunkBounds } from './chunk-points';
 import type { ChunkSink, DecodedPacket } from './log-source';
-import { IDENTITY_POSE, POSE_STRIDE, RING_UNKNOWN } from './packets';
+import { IDENTITY_POSE, POSE_STRIDE, RING_UNKNOWN } from '../../src-common/packets';
 import { BoundsAccumulator } from '../geometry/bounds';
 
 /** Where packet poses come from when the format has none (a poses file). */

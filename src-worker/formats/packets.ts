@@ -1,82 +1,8 @@
 /**
- * The canonical in-memory form of a drive log: packets of rays, struct-of-arrays.
- *
- * A packet is what a lidar emits at one instant from one sensor pose; each ray has a
- * direction in the sensor frame (x forward, y left, z up) and either a range (a hit)
- * or NaN (a miss). Decoders of every format produce chunks of packets; the store keeps
- * each chunk's arrays as BLOBs; simulation writes the same shape. Chunks are cut at packet
- * boundaries so no packet spans two chunks.
+ * Building packets from decoded points (the scan formats' common step). The packet data model
+ * itself is src-common/packets.ts.
  */
-
-export const POSE_STRIDE = 7; // tx, ty, tz, qx, qy, qz, qw   (world <- sensor)
-export const RING_UNKNOWN = 0xffff;
-export const CLASS_UNKNOWN = 0;
-
-export interface PacketChunk {
-  /** Index of this chunk's first packet within the log. */
-  packetStart: number;
-  packetCount: number;
-  rayCount: number;
-  /** Seconds since the log's start, one per packet. */
-  packetTime: Float64Array<ArrayBuffer>;
-  /** Sensor pose per packet, POSE_STRIDE numbers each. */
-  packetPose: Float64Array<ArrayBuffer>;
-  /** packetCount + 1 offsets into this chunk's rays. */
-  rayStart: Uint32Array<ArrayBuffer>;
-  /** Unit direction per ray in the sensor frame, 3 each. */
-  rayDir: Float32Array<ArrayBuffer>;
-  /** Range in metres; NaN for a miss. */
-  rayRange: Float32Array<ArrayBuffer>;
-  rayIntensity: Float32Array<ArrayBuffer>;
-  /** Firing time of the ray relative to its packet's time, seconds. */
-  rayTime: Float32Array<ArrayBuffer>;
-  /** Laser (ring) index, RING_UNKNOWN where the format does not say. */
-  rayRing: Uint16Array<ArrayBuffer>;
-  /** Return number within its pulse: 0 = first/only return, 1 = second (dual-return sensors). */
-  rayReturn: Uint8Array<ArrayBuffer>;
-  /** Ground truth: id of the object hit (0 = none / unknown): simulation and labelled logs. */
-  rayObject: Uint32Array<ArrayBuffer>;
-  /** Ground truth: class of what was hit (CLASS_UNKNOWN = 0 where not known). */
-  rayClass: Uint8Array<ArrayBuffer>;
-  /**
-   * Set on a capture's chunk as stored: the packets' raw payloads, from which the rays are
-   * rebuilt on read (formats/packed-rays.ts). The ray arrays are then empty; rayStart and
-   * rayCount still say how many rays each packet decodes to. Readers outside the store never
-   * see a packed chunk: the store unpacks it.
-   */
-  packed?: PackedRays;
-}
-
-/** A capture's packets as the sensor sent them, `codec`-sized each, concatenated. */
-export interface PackedRays {
-  codec: 'velodyne';
-  bytes: Uint8Array<ArrayBuffer>;
-}
-
-/** Array-valued fields of a chunk, in a fixed order (used by the store and transfer lists). */
-export const CHUNK_ARRAY_FIELDS = [
-  'packetTime',
-  'packetPose',
-  'rayStart',
-  'rayDir',
-  'rayRange',
-  'rayIntensity',
-  'rayTime',
-  'rayRing',
-  'rayReturn',
-  'rayObject',
-  'rayClass',
-] as const;
-export type ChunkArrayField = (typeof CHUNK_ARRAY_FIELDS)[number];
-
-export const IDENTITY_POSE: readonly number[] = [0, 0, 0, 0, 0, 0, 1];
-
-/** The buffers of a chunk, for a transfer list. */
-export function chunkBuffers(c: PacketChunk): ArrayBuffer[] {
-  const buffers = CHUNK_ARRAY_FIELDS.map((f) => c[f].buffer);
-  // Empty arrays of a packed chunk share one module-level buffer: never transfer (detach) those.
-  return c.packed ? [c.packetTime.buffer, c.packetPose.buffer, c.rayStart.buffer, c.packed.bytes.buffer] : buffers;
-}
+import { IDENTITY_POSE, RING_UNKNOWN, type PacketChunk } from '../../src-common/packets';
 
 /**
  * One packet from an already-registered point list in the sensor frame (KITTI .bin, PCD):

@@ -11,8 +11,8 @@
  * full revolution.
  */
 import type { DecodedPacket } from './log-source';
-import { RING_UNKNOWN } from './packets';
-import type { SensorProfile } from '../sensors/profile';
+import { RING_UNKNOWN } from '../../src-common/packets';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import { azimuthStep } from '../sensors/scan-pattern';
 
 const TWO_PI = 2 * Math.PI;

@@ -8,7 +8,7 @@
  * signal (no profile, calibration or packet rate needed) that every spinning or scanning sensor
  * gives. See `sweepStarts` for the rule.
  */
-import { POSE_STRIDE } from './packets';
+import { POSE_STRIDE } from '../../src-common/packets';
 
 /** The fields of a chunk the timeline reads (a PacketChunk has them all). */
 export interface PacketMeta {

@@ -5,7 +5,7 @@
  * of its first packet, with that pose in poses.txt).
  */
 import type { DecodedCloud } from './decoded-cloud';
-import { POSE_STRIDE, type PacketChunk } from './packets';
+import { POSE_STRIDE, type PacketChunk } from '../../src-common/packets';
 import { transformPoint } from '../geometry/pose';
 import { invertPose } from '../geometry/trajectory';
 

@@ -6,6 +6,7 @@
  * Pure pixels: the PNG encoding lives with the worker task (it needs zlib). Optionally only a
  * window of cells (pointsWindow: around start, goal and route).
  */
+import { UNKNOWN_COST_RGB, costColour } from '../../src-common/colormaps';
 import { UNKNOWN, type GridSpec } from './cost-grid';
 
 export interface CostmapOverlay {
@@ -50,19 +51,7 @@ export interface RgbaImage {
   pixels: Uint8Array;
 }
 
-const UNKNOWN_RGB = [28, 28, 34] as const;
 
-/** The ramp colour of a cost 0 … 100. */
-export function costColour(c: number, lethalCost: number): [number, number, number] {
-  if (c >= lethalCost) return [230, 40, 40];
-  const t = Math.max(0, Math.min(100, c)) / 100;
-  if (t < 0.5) {
-    const u = t / 0.5;
-    return [Math.round(40 + 200 * u), Math.round(130 + 70 * u), Math.round(50 - 10 * u)];
-  }
-  const u = (t - 0.5) / 0.5;
-  return [Math.round(240 - 40 * u), Math.round(200 - 150 * u), Math.round(40 - 10 * u)];
-}
 
 export function renderCostmap(cost: Uint8Array, spec: GridSpec, lethalCost: number, overlay: CostmapOverlay = {}, window?: CellWindow): RgbaImage {
   const win = window ?? { i0: 0, j0: 0, i1: spec.width, j1: spec.height };
@@ -73,7 +62,7 @@ export function renderCostmap(cost: Uint8Array, spec: GridSpec, lethalCost: numb
     const row = H - 1 - j;
     for (let i = 0; i < W; i++) {
       const c = cost[(j + win.j0) * spec.width + i + win.i0]!;
-      const rgb = c === UNKNOWN ? UNKNOWN_RGB : costColour(c, lethalCost);
+      const rgb = c === UNKNOWN ? UNKNOWN_COST_RGB : costColour(c, lethalCost);
       const o = (row * W + i) * 4;
       px[o] = rgb[0]; px[o + 1] = rgb[1]; px[o + 2] = rgb[2]; px[o + 3] = 255;
     }

@@ -11,7 +11,7 @@
  */
 import { INST_FLOATS, INST_INTS, InstInt, PRIM_INTS, PrimInt, type SceneData } from '../scene/scene-data';
 import { ElementKind } from '../scene/scene-query';
-import { SiteClass } from '../site/classes';
+import { SiteClass } from '../../src-common/classes';
 
 export interface Area {
   x0: number;

@@ -16,7 +16,7 @@
  */
 import { INST_FLOATS, INST_INTS, InstInt, PRIM_FLOATS, PRIM_INTS, PrimInt, type SceneData } from '../scene/scene-data';
 import { ElementKind } from '../scene/scene-query';
-import { SiteClass } from '../site/classes';
+import { SiteClass } from '../../src-common/classes';
 import { UNKNOWN, type CostGrid } from './cost-grid';
 
 /** The annotation shape (ObjectAnnotation without its label). */

@@ -20,10 +20,9 @@
  * RandomStream(seed, p) inside the Simulator, and the rest is plain arithmetic; a run is the same
  * on any worker.
  */
-import { createTrajectory } from '../geometry/trajectory';
-import { applyPose } from '../geometry/trajectory';
+import { createTrajectory, applyPose } from '../geometry/trajectory';
 import type { SceneQuery } from '../scene/scene-query';
-import type { SensorProfile } from '../sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import { packetRays, revolutionPattern } from '../sensors/scan-pattern';
 import { Simulator } from '../simulate/simulate';
 import { GridAStar } from './astar';

@@ -12,7 +12,7 @@
  *    width (`shrubWidthM`) is a patch of several shrubs (split into cells for primitives).
  * Boxes lower than `minHeight` (default 0.4 m: grass, debris) or with fewer than `minPoints` get no class.
  */
-import { ReferenceClass, SHRUB_CLASSES, THESIS_HEIGHT_M, TREE_CLASSES } from '../site/reference-classes';
+import { ReferenceClass, SHRUB_CLASSES, THESIS_HEIGHT_M, TREE_CLASSES } from '../../src-common/classes';
 
 export interface ClassProposalOptions {
   minHeight?: number;

@@ -16,9 +16,8 @@
  */
 import { SceneBuilder } from '../scene/scene-builder';
 import type { SceneData } from '../scene/scene-data';
-import { SiteClass } from '../site/classes';
+import { SiteClass, referenceClassName } from '../../src-common/classes';
 import type { AnnotationBox, Pose7 } from '../site/reference-annotations';
-import { referenceClassName } from '../site/reference-classes';
 import { groundVoxels, type ComposeGround } from './compose-ground';
 import { frameOfBox, framePose } from './frame';
 import { GroundIndex } from './ground-index';

@@ -14,7 +14,7 @@
  * scene's ground supplies them), so a primitive's voxels are the object's only.
  */
 import type { ModelArrays } from '../fit/model';
-import { SHRUB_CLASSES } from '../site/reference-classes';
+import { SHRUB_CLASSES } from '../../src-common/classes';
 import { boxDistance, type AnnotationBox } from '../site/reference-annotations';
 import { SHRUB_WIDTH_M } from './classify';
 import { frameOfBox, framePose, rotateCovariance, toFrame, yawMatrix, type YawFrame } from './frame';

@@ -22,7 +22,7 @@
  */
 import { RandomStream } from '../random/stream';
 import { MeshWriter } from '../site/mesh-writer';
-import { ReferenceClass, SHRUB_CLASSES, THESIS_HEIGHT_M, TREE_CLASSES } from '../site/reference-classes';
+import { ReferenceClass, SHRUB_CLASSES, THESIS_HEIGHT_M, TREE_CLASSES } from '../../src-common/classes';
 import { blob, column, cone, fitToBox } from './mesh-shapes';
 import type { Primitive } from './primitive';
 

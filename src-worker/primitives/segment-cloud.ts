@@ -12,7 +12,7 @@
  * same log gives the same cloud. Points further than ≈ 52 km (x, y) or ≈ 400 m (z) from the
  * first hit, at 0.1 m cells, do not fit the cell key and are dropped (counted in `dropped`).
  */
-import { POSE_STRIDE, type PacketChunk } from '../formats/packets';
+import { POSE_STRIDE, type PacketChunk } from '../../src-common/packets';
 
 export type SegmentLogChunk = Pick<PacketChunk, 'packetCount' | 'packetPose' | 'rayStart' | 'rayDir' | 'rayRange' | 'rayObject' | 'rayClass'>;
 

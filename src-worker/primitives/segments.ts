@@ -14,7 +14,7 @@
  * counting only non-ground points so the ground under an object stays out of its segment.
  */
 import { boxDistance, type AnnotationBox, type Pose7, type Vec3 } from '../site/reference-annotations';
-import { referenceClassName, SHRUB_CLASSES, TREE_CLASSES } from '../site/reference-classes';
+import { referenceClassName, SHRUB_CLASSES, TREE_CLASSES } from '../../src-common/classes';
 import { euclideanClusters, type ClusterOptions } from './cluster';
 import { proposeClass, type ClassProposalOptions } from './classify';
 import type { GroundIndex } from './ground-index';

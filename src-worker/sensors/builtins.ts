@@ -3,7 +3,7 @@
  * from the real calibrations), imported statically so they are bundled into the built app and
  * load the same under tsx, vitest and in workers. Checked and converted to SI once, on first use.
  */
-import type { SensorProfile } from './profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import { fromProfileFile, validateProfileFile } from './profile-schema';
 import lms180x1 from '../../resources/profiles/lms291-180-1.json';
 import lms180x05 from '../../resources/profiles/lms291-180-05.json';

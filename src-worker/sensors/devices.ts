@@ -20,7 +20,7 @@
  *   and 18.75 Hz; 0.25° only with the 100° field. 80 m, circular 12.9 mrad, cutoff 1.6 m,
  *   first return (003 Table 3, §3.4.2).
  */
-import type { LaserGroup, LaserSpec, SensorProfile } from './profile';
+import type { LaserGroup, LaserSpec, SensorProfile } from '../../src-common/sensor-profile';
 
 export const DEG = Math.PI / 180;
 

@@ -15,59 +15,13 @@
  * Unknown fields are errors (a typo must not silently fall back to a default).
  */
 import { z } from 'zod';
-import type { BeamShape, LaserGroup, LaserSpec, Pose7, ProfileKind, ReturnMode, SensorProfile } from './profile';
+import { type BeamShape, type LaserGroup, type LaserSpec, type Pose7, type ProfileKind, type ReturnMode, type SensorProfile, BEAM_SHAPES, FILE_UNITS, PROFILE_FILE_FORMAT, PROFILE_FILE_VERSION, PROFILE_KINDS, RETURN_MODES, type ProfileFile, type ProfileFileLaser } from '../../src-common/sensor-profile';
 
-export const PROFILE_FILE_FORMAT = 'thicket-sensor-profile';
-export const PROFILE_FILE_VERSION = 1;
-export const FILE_UNITS = { angle: 'deg', time: 'ms', rate: 'Hz', length: 'm', divergence: 'mrad' } as const;
 
-export const BEAM_SHAPES: readonly BeamShape[] = ['circular', 'rectangular', 'elliptical'];
-export const RETURN_MODES: readonly ReturnMode[] = ['first', 'last', 'strongest', 'strongest+last'];
-export const PROFILE_KINDS: readonly ProfileKind[] = ['spinning', 'planar'];
 export const PROFILE_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 /** A revolution with more rays than this is refused (a typo'd firing period would exhaust memory). */
 export const MAX_RAYS_PER_REVOLUTION = 5_000_000;
 export const MAX_LASERS = 1024;
-
-export interface ProfileFileLaser {
-  elevation: number;
-  azimuthOffset: number;
-  timeOffset: number;
-  rangeOffset: number;
-  verticalOffset: number;
-  horizontalOffset: number;
-}
-
-export interface ProfileFileGroup {
-  name: string;
-  /** ms between firing sequences. */
-  firingPeriod: number;
-  lasers: ProfileFileLaser[];
-}
-
-/** A profile as files hold it (file units; see the header comment). */
-export interface ProfileFile {
-  format: typeof PROFILE_FILE_FORMAT;
-  version: typeof PROFILE_FILE_VERSION;
-  units: typeof FILE_UNITS;
-  id: string;
-  name: string;
-  description: string;
-  kind: ProfileKind;
-  rotationHz: number;
-  spin?: 'ccw' | 'cw';
-  azimuthStart: number;
-  azimuthEnd: number;
-  range: { min: number; max: number; resolution: number; noiseSigma: number };
-  beam: { shape: BeamShape; divergenceH: number; divergenceV: number };
-  returns: { mode: ReturnMode; signalCutoff: number };
-  intensity: { model: 'lambertian'; scale: number; rangeFalloff: boolean };
-  /** Vehicle ← sensor: translation (m) and roll, pitch, yaw (degrees; yaw about z, then pitch about y, then roll about x). */
-  mount: { xyz: [number, number, number]; rpy: [number, number, number] };
-  sequencesPerPacket: number;
-  source: string;
-  groups: ProfileFileGroup[];
-}
 
 // ---------- errors ----------
 

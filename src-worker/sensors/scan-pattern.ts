@@ -20,7 +20,7 @@
  * verticalOffset along the beam's "up" (−sin el cos az, −sin el sin az, cos el), horizontalOffset
  * along its "left" (−sin az, cos az, 0)), and ring = the laser's index over all groups in order.
  */
-import type { SensorProfile } from './profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 
 export interface ScanPattern {
   profileId: string;

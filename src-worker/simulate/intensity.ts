@@ -2,7 +2,7 @@
  * Lambertian return intensity (003 §3.2.2): I = ρ · I₀ · cos θ, with θ the angle between the
  * surface normal and the ray; optionally divided by r² (profile.intensity.rangeFalloff).
  */
-import type { SensorProfile } from '../sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 
 export function lambertian(
   reflectance: number,

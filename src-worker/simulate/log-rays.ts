@@ -15,8 +15,7 @@
  * fired twice. Packets are indexed 0… across the chunks given (their `packetStart` is ignored),
  * and the trajectory is the packets' poses at their times (sensor poses: mount = identity).
  */
-import type { PacketChunk } from '../formats/packets';
-import { POSE_STRIDE } from '../formats/packets';
+import { type PacketChunk, POSE_STRIDE } from '../../src-common/packets';
 import { createTrajectory, type Trajectory } from '../geometry/trajectory';
 import type { PacketRays, PacketRaySource } from './types';
 

@@ -4,7 +4,7 @@
  * quantisation, and a miss when nothing lies within [min, max]. Intensity is Lambertian.
  */
 import { newSurfaceHit, type SceneQuery } from '../scene/scene-query';
-import type { SensorProfile } from '../sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import type { RandomStream } from '../random/stream';
 import type { ModeCaster } from './caster';
 import type { Firing, ReturnEmitter } from './firing';

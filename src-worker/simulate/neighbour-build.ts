@@ -10,8 +10,7 @@
  * Deterministic: the hits are sorted by cell with a stable counting sort in log order, and the
  * hash table's layout depends only on the cells inserted in that order.
  */
-import type { PacketChunk } from '../formats/packets';
-import { POSE_STRIDE } from '../formats/packets';
+import { type PacketChunk, POSE_STRIDE } from '../../src-common/packets';
 import { cellHash, type NeighbourIndexData } from './neighbour-index';
 
 export type NeighbourLogChunk = Pick<PacketChunk, 'packetCount' | 'packetTime' | 'packetPose' | 'rayStart' | 'rayDir' | 'rayRange' | 'rayIntensity' | 'rayObject' | 'rayClass'>;

@@ -8,7 +8,7 @@
  * sub-rays all miss is a miss.
  */
 import { newSurfaceHit, type SceneQuery, type SurfaceHit } from '../scene/scene-query';
-import type { ReturnMode, SensorProfile } from '../sensors/profile';
+import type { ReturnMode, SensorProfile } from '../../src-common/sensor-profile';
 import type { RandomStream } from '../random/stream';
 import { rotateVector } from '../geometry/trajectory';
 import type { ModeCaster } from './caster';

@@ -2,7 +2,7 @@
  * From what the beam met to what the sensor reports: return processing of a pulse's sub-returns
  * (003 §3.2.3), range noise, quantisation and limits.
  */
-import type { ReturnMode } from '../sensors/profile';
+import type { ReturnMode } from '../../src-common/sensor-profile';
 import type { RandomStream } from '../random/stream';
 
 /** One reported return of a pulse: its range, intensity, and which sub-return gives its ids. */

@@ -14,7 +14,7 @@
 import { RandomStream } from '../random/stream';
 import type { SceneQuery } from '../scene/scene-query';
 import { sensorPoseAt, isStationary } from '../geometry/trajectory';
-import type { PacketChunk } from '../formats/packets';
+import type { PacketChunk } from '../../src-common/packets';
 import { ChunkBuilder } from '../formats/chunk-builder';
 import type { ModeCaster } from './caster';
 import { Firing, ReturnEmitter } from './firing';

@@ -20,7 +20,7 @@
  * - ellipse: the affine image of the circle: (a·√5/3 cos φ, b·√5/3 sin φ).
  * `stencilScale` overrides the fraction (1 puts the outer rays on the spot's edge).
  */
-import type { BeamShape } from '../sensors/profile';
+import type { BeamShape } from '../../src-common/sensor-profile';
 import type { RandomStream } from '../random/stream';
 
 export const STENCIL_SIZE = 9;

@@ -22,7 +22,7 @@
  * divergence cone; the range is still reported along the nominal beam axis, as a sensor does.
  */
 import { ElementKind, type ElementHit, type SceneQuery } from '../scene/scene-query';
-import type { SensorProfile } from '../sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import type { RandomStream } from '../random/stream';
 import { rotateVector } from '../geometry/trajectory';
 import type { ModeCaster } from './caster';

@@ -3,7 +3,7 @@
  * fires packet by packet, a vehicle trajectory, a seed and a mode.
  */
 import type { SceneQuery } from '../scene/scene-query';
-import type { ReturnMode, SensorProfile } from '../sensors/profile';
+import type { ReturnMode, SensorProfile } from '../../src-common/sensor-profile';
 import type { Trajectory } from '../geometry/trajectory';
 import type { NeighbourIndexData } from './neighbour-index';
 

@@ -29,7 +29,7 @@
 import { RandomStream } from '../random/stream';
 import { SceneBuilder } from '../scene/scene-builder';
 import type { SceneData } from '../scene/scene-data';
-import { SiteClass } from './classes';
+import { SiteClass } from '../../src-common/classes';
 import { MeshWriter } from './mesh-writer';
 
 export interface CylinderStandOptions {

@@ -20,7 +20,7 @@
 import { RandomStream } from '../random/stream';
 import { SceneBuilder } from '../scene/scene-builder';
 import { sceneStats, type SceneData, type SceneStats } from '../scene/scene-data';
-import { SiteClass } from './classes';
+import { SiteClass } from '../../src-common/classes';
 import { buildTerrain, type Terrain } from './terrain';
 import {
   grassClumpEllipsoids, grassClumpMesh, rockEllipsoids, rockMesh, shrubEllipsoids, shrubMesh, shrubSpec, treeEllipsoids, treeMesh, treeSpec,

@@ -14,7 +14,7 @@
  */
 import type { RandomStream } from '../random/stream';
 import { MeshWriter } from './mesh-writer';
-import { ReferenceClass, THESIS_HEIGHT_M } from './reference-classes';
+import { ReferenceClass, THESIS_HEIGHT_M } from '../../src-common/classes';
 import {
   grassClumpMesh, rockMesh, shrubMesh, shrubSpec, treeMesh, treeSpec,
   type ShrubSize, type ShrubSpec, type Soup, type TreeSize, type TreeSpec,

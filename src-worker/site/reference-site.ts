@@ -25,7 +25,7 @@ import { SceneBuilder } from '../scene/scene-builder';
 import { sceneStats, type SceneData, type SceneStats } from '../scene/scene-data';
 import { buildTerrain, type Terrain } from './terrain';
 import { trailPoses, type Pose7 } from './offroad';
-import { ReferenceClass, SHRUB_CLASSES, TREE_CLASSES, referenceClassName } from './reference-classes';
+import { ReferenceClass, SHRUB_CLASSES, TREE_CLASSES, referenceClassName } from '../../src-common/classes';
 import { SiteLayout, type PlaceOptions } from './reference-layout';
 import {
   grassStandSpec, grassStandVariant, logVariant, rockVariant, shrubPatchVariant, shrubVariant, treeVariant, type ObjectVariant,

@@ -5,7 +5,7 @@
  * segments from the sensor along the ray, so the viewer can draw them as faint rays.
  */
 import type { TaskContext } from './task-context';
-import { POSE_STRIDE, type PacketChunk } from '../formats/packets';
+import { POSE_STRIDE, type PacketChunk } from '../../src-common/packets';
 import { BoundsAccumulator } from '../geometry/bounds';
 import { transformPoint } from '../geometry/pose';
 

@@ -14,9 +14,9 @@
  */
 import type { MessagePort, Transferable } from 'node:worker_threads';
 import type { TaskContext } from './task-context';
-import type { PacketChunk } from '../formats/packets';
-import { ObservationEvaluator, type EvaluationOptions, type ObservationMetrics } from '../evaluate/observation-metrics';
-import { PER_PACKET_FIELDS } from '../evaluate/per-packet-series';
+import type { PacketChunk } from '../../src-common/packets';
+import { ObservationEvaluator, type EvaluationOptions } from '../evaluate/observation-metrics';
+import { type ObservationMetrics, PER_PACKET_FIELDS } from '../../src-common/metrics';
 
 type Side = 'real' | 'sim';
 

@@ -21,7 +21,7 @@ import {
   type Segment,
   type SegmentLogChunk,
 } from '../primitives';
-import { referenceClassName } from '../site/reference-classes';
+import { referenceClassName } from '../../src-common/classes';
 
 export interface ExtractPrimitivesInput {
   chunks: SegmentLogChunk[];

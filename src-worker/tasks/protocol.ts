@@ -8,7 +8,7 @@
  * The task's return value is a small JSON summary; bulk output goes through the port.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { PacketChunk } from '../formats/packets';
+import type { PacketChunk } from '../../src-common/packets';
 
 export interface TaskEnvelope<I = unknown> {
   task: string;

@@ -8,13 +8,12 @@
 import type { TaskContext } from './task-context';
 import type { SceneData } from '../scene/scene-data';
 import { createSceneQuery, type BvhSceneQuery } from '../scene/scene-bvh';
-import type { SensorProfile } from '../sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import { revolutionPattern, packetRays, type ScanPattern } from '../sensors/scan-pattern';
-import { Simulator, ChunkBuilder, newSimulationStats } from '../simulate';
-import type { RangeSampler, SimulationMode } from '../simulate';
+import { Simulator, ChunkBuilder, newSimulationStats, type RangeSampler, type SimulationMode } from '../simulate';
 import type { NeighbourSource } from '../simulate/types';
 import { createTrajectory } from '../geometry/trajectory';
-import { chunkBuffers } from '../formats/packets';
+import { chunkBuffers } from '../../src-common/packets';
 
 export interface SimulateBatchInput {
   /** The scene (shared memory); null in neighbour mode, which replays `neighbour` instead. */

@@ -8,7 +8,7 @@
 import type { TaskContext } from './task-context';
 import type { SceneData } from '../scene/scene-data';
 import { createSceneQuery, type BvhSceneQuery } from '../scene/scene-bvh';
-import type { SensorProfile } from '../sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import { groundFromScene, type GroundField } from '../plan/ground-height';
 import { objectsFromInstances, type TruthObject } from '../plan/ground-truth';
 import { runStudyLoop } from '../plan/study-loop';

@@ -5,7 +5,7 @@
  * spent; cancel is checked inside every fit and simulation.
  */
 import type { TaskContext } from './task-context';
-import type { PacketChunk } from '../formats/packets';
+import type { PacketChunk } from '../../src-common/packets';
 import { tuneFit, type TuneInput, type TuneResult } from '../fit/tuning';
 import { evaluatePacketChunks } from '../evaluate/observation-metrics';
 

@@ -5,7 +5,7 @@
 import type { TaskContext } from './task-context';
 import { validateGrass, type GrassReport } from '../validate/grass';
 import { validateMixedPixel, type MixedPixelReport } from '../validate/mixed-pixel';
-import type { SensorProfile } from '../sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 
 export interface ValidateInput {
   which: 'grass' | 'mixed-pixel';

@@ -33,7 +33,7 @@
  */
 import { RandomStream } from '../random/stream';
 import type { SceneQuery } from '../scene/scene-query';
-import type { SensorProfile } from '../sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import { staticTrajectory } from '../geometry/trajectory';
 import { simulatePackets } from '../simulate/simulate';
 import type { PacketRays, SimulationContext } from '../simulate/types';

@@ -15,7 +15,7 @@
  */
 import { applyPose, staticTrajectory } from '../geometry/trajectory';
 import type { SceneQuery } from '../scene/scene-query';
-import type { SensorProfile } from '../sensors/profile';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import { lms291Profile } from '../sensors/devices';
 import { packetRays, revolutionPattern } from '../sensors/scan-pattern';
 import { simulatePackets } from '../simulate/simulate';

@@ -5,7 +5,7 @@
  * is a miss, class = ring % 3 + 1. Chunks hold `chunkPackets` packets each.
  */
 import { ChunkBuilder } from '../../src-worker/formats/chunk-builder';
-import type { PacketChunk } from '../../src-worker/formats/packets';
+import type { PacketChunk } from '../../src-common/packets';
 
 export interface SpinningLogOptions {
   packets: number;

@@ -1,4 +1,5 @@
-import type { EvaluationInfo, EvaluationMetrics } from '../../api/contract';
+import type { EvaluationInfo } from '../../api/contract';
+import type { EvaluationMetrics } from '../../../src-common/metrics';
 import type { AppServices } from '../../services/app-services';
 import { intFlag, paramFlags, requireProject, type CommonArgs } from '../args';
 import { CliError } from '../cli-error';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { EXPORT_FORMATS, type ExportFormat } from '../../api/contract';
+import { EXPORT_FORMATS, type ExportFormat } from '../../../src-common/formats';
 import type { AppServices } from '../../services/app-services';
 import { intFlag, requireProject, type CommonArgs } from '../args';
 import { CliError } from '../cli-error';

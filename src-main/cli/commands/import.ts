@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { LOG_FORMATS, type LogFormat } from '../../api/contract';
+import { LOG_FORMATS, type LogFormat } from '../../../src-common/formats';
 import type { AppServices } from '../../services/app-services';
 import { requireProject, type CommonArgs } from '../args';
 import { CliError } from '../cli-error';

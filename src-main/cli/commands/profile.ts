@@ -3,7 +3,7 @@
  * `thicket profile list [--project P] [--json]`
  * `thicket profile show ID [--project P] [--json]`
  *
- * `import` and `show` print the profile in the file form (ProfileFileData: degrees, ms, mrad),
+ * `import` and `show` print the profile in the file form (ProfileFile: degrees, ms, mrad),
  * so `thicket profile show vlp16 --json > my.json` gives a file that edits and imports back.
  * `import` saves into the project when --project is given; without it, it only converts.
  */
@@ -14,12 +14,13 @@ import { CliError } from '../cli-error';
 import type { CommandOutput } from '../output';
 import type { ProgressReporter } from '../progress';
 import { readProfileFile } from '../../services/profiles-service';
-import type { ProfileFileData, ProfileSummary } from '../../api/contract';
+import type { ProfileSummary } from '../../api/contract';
+import type { ProfileFile } from '../../../src-common/sensor-profile';
 import { toProfileFile } from '../../../src-worker/sensors/profile-schema';
 
 const deg = (x: number) => `${Number(x.toFixed(2))}°`;
 
-function describe(f: ProfileFileData): string {
+function describe(f: ProfileFile): string {
   const lasers = f.groups.reduce((n, g) => n + g.lasers.length, 0);
   const elev = f.groups.flatMap((g) => g.lasers.map((l) => l.elevation));
   return [
@@ -42,7 +43,7 @@ export async function profileCommand(services: AppServices, args: CommonArgs, pr
     const file = args.positionals[2];
     if (!file) throw new CliError('profile import: give the calibration FILE (ROS velodyne .yaml, Velodyne db.xml, Ouster metadata .json)', 2);
     const path = resolve(file);
-    let fileForm: ProfileFileData;
+    let fileForm: ProfileFile;
     if (args.project) {
       const saved = await services.call('profiles.import', { path, ...(id ? { id } : {}), ...(args.name ? { name: args.name } : {}) });
       fileForm = await services.call('profiles.getFile', { id: saved.id });

@@ -1,4 +1,5 @@
-import { SCENE_KINDS, SIMULATION_MODES, type ComposeResult, type SceneKind, type SimulationMode } from '../../api/contract';
+import { type ComposeResult } from '../../api/contract';
+import { SCENE_KINDS, SIMULATION_MODES, type SceneKind, type SimulationMode } from '../../../src-common/modes';
 import type { AppServices } from '../../services/app-services';
 import { intFlag, numberFlag, paramFlags, requireProject, type CommonArgs } from '../args';
 import { CliError } from '../cli-error';

@@ -13,7 +13,8 @@
  * whose fields are lists, crossed: {"height": [1, 2, 3], "pitchDeg": [-10, 0, 10]}.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { STUDY_LOOPS, STUDY_SIMULATIONS, StudyMount, type StudySensorResult } from '../../api/contract';
+import { StudyMount, type StudySensorResult } from '../../api/contract';
+import { STUDY_LOOPS, STUDY_SIMULATIONS } from '../../../src-common/modes';
 import type { AppServices } from '../../services/app-services';
 import { formatZodError } from '../../services/validation';
 import { intFlag, numberFlag, requireProject, type CommonArgs } from '../args';

@@ -1,5 +1,6 @@
 /** Labels and numbers of the Evaluation page. Pure, unit-tested. */
-import type { EvaluationMetrics, RunInfo } from '../../../src-main/api/contract';
+import type { RunInfo } from '../../../src-main/api/contract';
+import type { EvaluationMetrics } from '../../../src-common/metrics';
 import { formatCompact, formatCount } from '../../format';
 
 /** The log a run re-simulated (trajectory kind 'log'), if any: the natural log to evaluate it against. */

@@ -6,7 +6,7 @@
  */
 import type { CloudData, ColorMode } from '../../../src-main/api/contract';
 import { colorizeCloud, type Colored } from '../../viewport/cloud-colors';
-import { rgbCss, type Rgb } from '../../viewport/colormap';
+import { rgbCss, type Rgb } from '../../../src-common/colormaps';
 
 export const REAL_COLOR: Rgb = [1, 0.55, 0.12];
 export const SIM_COLOR: Rgb = [0.2, 0.78, 1];

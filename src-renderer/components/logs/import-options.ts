@@ -1,5 +1,5 @@
 /** What the Drive logs page sends with an import (see ImportOptions.vue). */
-import type { LogFormat } from '../../../src-main/api/contract';
+import type { LogFormat } from '../../../src-common/formats';
 
 /** A side file: a host path (desktop app) or its text (browser mode). */
 export type SideFile = { name: string; path: string } | { name: string; text: string };

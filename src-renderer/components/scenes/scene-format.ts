@@ -3,10 +3,11 @@
  * the generator's kind-specific parameters, the requests the two forms send, and the
  * display of scene metadata, trajectories and hit ratios.
  */
-import { SCENE_KINDS, SCENE_SIMULATION_MODES } from '../../../src-main/api/contract';
-import type { ProfileSummary, Request, RunInfo, SceneKind, SimulationMode } from '../../../src-main/api/contract';
+import { SCENE_KINDS, SCENE_SIMULATION_MODES, type SceneKind, type SimulationMode } from '../../../src-common/modes';
+import type { ProfileSummary, Request, RunInfo } from '../../../src-main/api/contract';
 import { formatCompact, formatCount, formatDuration, formatMetres } from '../../format';
 import type { Legend } from '../../viewport/cloud-colors';
+import { SITE_CLASS_NAMES } from '../../../src-common/classes';
 
 // ---------- scene generation ----------
 
@@ -441,30 +442,9 @@ export function suggestedStart(meta: Record<string, unknown>, mountZ: number | n
 
 // ---------- ground truth ----------
 
-/**
- * Names of the class ids the scene builders put on every simulated point. Mirrors SITE_CLASS_NAMES
- * in src-worker/site/classes.ts (the renderer may not import src-worker); a unit test keeps them equal.
- */
-export const GROUND_TRUTH_CLASS_NAMES: Readonly<Record<number, string>> = {
-  0: 'unknown',
-  1: 'ground',
-  2: 'grass',
-  3: 'low shrub',
-  4: 'small shrub',
-  5: 'medium shrub',
-  6: 'large shrub',
-  7: 'small tree',
-  8: 'medium tree',
-  9: 'large tree',
-  10: 'rock',
-  11: 'stem',
-  12: 'rod',
-  13: 'wall',
-  14: 'fallen log',
-};
 
 /** A class legend with the ground-truth names (other legends unchanged). */
 export function withGroundTruthNames(legend: Legend): Legend {
   if (legend.kind !== 'classes') return legend;
-  return { ...legend, label: 'Ground-truth class', entries: legend.entries.map((e) => ({ ...e, name: GROUND_TRUTH_CLASS_NAMES[e.id] ?? e.name })) };
+  return { ...legend, label: 'Ground-truth class', entries: legend.entries.map((e) => ({ ...e, name: (SITE_CLASS_NAMES as Record<number, string>)[e.id] ?? e.name })) };
 }

@@ -7,7 +7,7 @@
  * rays that never reach the ground are left out.
  */
 import type { ProfilePattern } from '../../../src-main/api/contract';
-import { turbo } from '../../viewport/colormap';
+import { turbo } from '../../../src-common/colormaps';
 
 export type BeamView = 'sphere' | 'ground';
 

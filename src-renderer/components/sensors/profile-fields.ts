@@ -3,12 +3,12 @@
  * them, and small pure helpers for the editor: reading/writing by path, and splitting the host's
  * "path: reason; path: reason" messages into issues. Unit-tested in Node.
  */
-import type { ProfileFileData } from '../../../src-main/api/contract';
+import type { ProfileFile } from '../../../src-common/sensor-profile';
 
 export type FieldKind = 'number' | 'int' | 'text' | 'longtext' | 'select' | 'bool';
 
 export interface FieldSpec {
-  /** Path into ProfileFileData, e.g. ['range', 'max'] or ['mount', 'xyz', 2]. */
+  /** Path into ProfileFile, e.g. ['range', 'max'] or ['mount', 'xyz', 2]. */
   path: (string | number)[];
   label: string;
   unit?: string;
@@ -25,7 +25,7 @@ export interface FieldSection {
   fields: FieldSpec[];
 }
 
-export function profileSections(file: ProfileFileData): FieldSection[] {
+export function profileSections(file: ProfileFile): FieldSection[] {
   return [
     {
       title: 'Identity',

@@ -6,31 +6,16 @@
  * seeking backward replays from the empty map (O(rises), a few ms).
  *
  * Pixels are RGBA, one per cell, north (+y) up — row 0 of the image is the grid's top row — in
- * the colours of the HTML report (src-worker/plan/costmap-image.ts: unknown dark, cost 0 green
- * through 50 yellow to 100 red, lethal red), so the page and the report read the same. That ramp
- * is used rather than colormap.ts's turbo/viridis because cost is a traffic light for a driver
- * (green drivable, red lethal), with the lethal threshold as a hard edge.
+ * the costmap ramp of src-common/colormaps.ts, the one the HTML report draws with.
  */
+import { UNKNOWN_COST_RGB, costColour } from '../../../src-common/colormaps';
 
 export const UNKNOWN_COST = 255;
-const UNKNOWN_RGB = [28, 28, 34] as const;
-
-/** The report's colour of a cost 0 … 100 (≥ lethalCost: lethal red). */
-export function costColour(c: number, lethalCost: number): [number, number, number] {
-  if (c >= lethalCost) return [230, 40, 40];
-  const t = Math.max(0, Math.min(100, c)) / 100;
-  if (t < 0.5) {
-    const u = t / 0.5;
-    return [Math.round(40 + 200 * u), Math.round(130 + 70 * u), Math.round(50 - 10 * u)];
-  }
-  const u = (t - 0.5) / 0.5;
-  return [Math.round(240 - 40 * u), Math.round(200 - 150 * u), Math.round(40 - 10 * u)];
-}
 
 /** 256 × RGB: costs 0 … 100 on the ramp, everything else (255 = unknown) dark. */
 export function costLut(lethalCost: number): Uint8Array {
   const lut = new Uint8Array(256 * 3);
-  for (let c = 0; c < 256; c++) lut.set(c <= 100 ? costColour(c, lethalCost) : UNKNOWN_RGB, 3 * c);
+  for (let c = 0; c < 256; c++) lut.set(c <= 100 ? costColour(c, lethalCost) : UNKNOWN_COST_RGB, 3 * c);
   return lut;
 }
 

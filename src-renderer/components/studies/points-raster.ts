@@ -8,9 +8,8 @@
  * costmap cells they raised. Points are drawn lowest first, so what shows is the top surface as
  * seen from above (a tree crown over the grass under it).
  */
-import { classColor, turbo } from '../../viewport/colormap';
-import type { PanelView } from './panel-view';
-import { pxPerMetre } from './panel-view';
+import { classColor, turbo } from '../../../src-common/colormaps';
+import { type PanelView, pxPerMetre } from './panel-view';
 
 export type PointsMode = 'off' | 'scan' | 'all';
 export type PointColouring = 'class' | 'height';

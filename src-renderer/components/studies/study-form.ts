@@ -6,8 +6,8 @@
  * service will put start and goal when they are left empty (mirroring study-layout.ts, so the
  * placeholders tell the truth).
  */
-import { StudyDefinition, StudyMount } from '../../../src-main/api/contract';
-import type { Request, StudyLoop } from '../../../src-main/api/contract';
+import { StudyDefinition, StudyMount, type Request } from '../../../src-main/api/contract';
+import type { StudyLoop } from '../../../src-common/modes';
 import { sceneBounds, type Checked } from '../scenes/scene-format';
 import { MOUNT_FIELDS, MOUNT_KEYS, type MountKey } from './study-format';
 

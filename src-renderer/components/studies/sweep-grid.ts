@@ -6,7 +6,7 @@
  * compare, with the better end bright whichever way the metric runs.
  */
 import type { StudySensorResult } from '../../../src-main/api/contract';
-import { viridis, type Rgb } from '../../viewport/colormap';
+import { viridis, type Rgb } from '../../../src-common/colormaps';
 import { MOUNT_KEYS, METRIC_BY_KEY, metricValue, rankValue, type MetricKey, type MountKey } from './study-format';
 
 export interface SweepGroup {

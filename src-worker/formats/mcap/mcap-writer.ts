@@ -15,7 +15,7 @@
  */
 import { McapWriter, type IWritable } from '@mcap/core';
 import { applyPose, composePoses, invertPose } from '../../geometry/trajectory';
-import { POSE_STRIDE, type PacketChunk } from '../packets';
+import { POSE_STRIDE, type PacketChunk } from '../../../src-common/packets';
 import { POINT_CLOUD2_TYPE, encodePointCloud2 } from '../ros2/point-cloud2';
 import { TF_MESSAGE_TYPE, encodeTfMessage } from '../ros2/tf-messages';
 import { toRosTime } from '../ros2/cdr';

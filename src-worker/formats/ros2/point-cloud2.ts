@@ -19,7 +19,7 @@
  * absolute (Unix) and is made relative to the header stamp.
  */
 import { CdrWriter } from '@foxglove/cdr';
-import { RING_UNKNOWN } from '../packets';
+import { RING_UNKNOWN } from '../../../src-common/packets';
 import { decodeMessage, messageError, toRosTime, type MessagePlace, type RosHeader } from './cdr';
 
 export const POINT_CLOUD2_TYPE = 'sensor_msgs/msg/PointCloud2';

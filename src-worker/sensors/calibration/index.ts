@@ -7,7 +7,7 @@
  * (16 → VLP-16, 32 → HDL-32E, 64 → HDL-64E, else generic); an Ouster file carries its own timing
  * (lidar_mode). The profile's description says which model was assumed and what was not in the file.
  */
-import type { SensorProfile } from '../profile';
+import type { SensorProfile } from '../../../src-common/sensor-profile';
 import { PROFILE_ID_PATTERN, validateProfile } from '../profile-schema';
 import { DEFAULT_MOUNT, VELODYNE_MODEL_NAMES, guessVelodyneModel, ousterRange, velodyneProfile } from '../devices';
 import { CalibrationError } from './calibration-error';

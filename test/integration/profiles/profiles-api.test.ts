@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from '../../../src-main/services/app-services';
-import { ApiError, type ApiEvent, type ProfileFileData } from '../../../src-main/api/contract';
+import { ApiError, type ApiEvent } from '../../../src-main/api/contract';
+import { type ProfileFile } from '../../../src-common/sensor-profile';
 import { resolveProfileForUse } from '../../../src-main/services/profiles-service';
 import { tempDir } from '../../helpers/temp';
 import { HAS_SHARED_DATA, dataFile } from '../../helpers/shared-data';
@@ -35,7 +36,7 @@ async function apiError(p: Promise<unknown>, code: string, text?: string | RegEx
   return err as ApiError;
 }
 
-const custom = (): ProfileFileData => ({
+const custom = (): ProfileFile => ({
   format: 'thicket-sensor-profile',
   version: 1,
   units: { angle: 'deg', time: 'ms', rate: 'Hz', length: 'm', divergence: 'mrad' },

@@ -5,8 +5,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from '../../../src-main/services/app-services';
-import { CHUNK_ARRAY_FIELDS, type PacketChunk } from '../../../src-worker/formats/packets';
-import type { SimulationMode } from '../../../src-main/api/contract';
+import { CHUNK_ARRAY_FIELDS, type PacketChunk } from '../../../src-common/packets';
+import type { SimulationMode } from '../../../src-common/modes';
 import { tempDir } from '../../helpers/temp';
 
 const tmp = tempDir();

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from '../../../src-main/services/app-services';
-import { CHUNK_ARRAY_FIELDS, type PacketChunk } from '../../../src-worker/formats/packets';
+import { CHUNK_ARRAY_FIELDS, type PacketChunk } from '../../../src-common/packets';
 import { runCli } from '../../helpers/cli';
 import { tempDir } from '../../helpers/temp';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { POSE_STRIDE, RING_UNKNOWN, type PacketChunk } from '../../../src-worker/formats/packets';
+import { POSE_STRIDE, RING_UNKNOWN, type PacketChunk } from '../../../src-common/packets';
 
 /** A fresh temp folder and its cleanup. */
 export function tempDir(): { dir: string; file: (name: string) => string; cleanup: () => void } {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHUNK_ARRAY_FIELDS } from '../../../src-worker/formats/packets';
+import { CHUNK_ARRAY_FIELDS } from '../../../src-common/packets';
 import { ApiError } from '../../../src-main/api/contract';
 import { DEFAULT_CHUNK_BYTES, fromBlob, openProject, toBlob, type ProjectStore } from '../../../src-main/store';
 import { bytes, lcg, makeChunk, tempDir } from './helpers';

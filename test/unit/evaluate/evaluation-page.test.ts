@@ -1,6 +1,7 @@
 /** The Evaluation page's pure parts: the overlaid cloud, its colours, the chart series, the labels. */
 import { describe, expect, it } from 'vitest';
-import type { CloudData, EvaluationMetrics, EvaluationSeries } from '../../../src-main/api/contract';
+import type { CloudData, EvaluationSeries } from '../../../src-main/api/contract';
+import type { EvaluationMetrics } from '../../../src-common/metrics';
 import { REAL_COLOR, SIM_COLOR, colorizeOverlay, overlayClouds } from '../../../src-renderer/components/evaluation/overlay';
 import { chartSeries } from '../../../src-renderer/components/evaluation/chart-series';
 import { detailRows, headlineTiles, sourceLogOf } from '../../../src-renderer/components/evaluation/evaluation-format';

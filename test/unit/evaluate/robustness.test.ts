@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { evaluatePacketChunks, EvaluationError } from '../../../src-worker/evaluate/observation-metrics';
-import type { PacketChunk } from '../../../src-worker/formats/packets';
+import type { PacketChunk } from '../../../src-common/packets';
 import { RandomStream } from '../../../src-worker/random/stream';
 import { syntheticLog } from './synthetic-packets';
 

@@ -5,7 +5,7 @@
  * the tests apply, so nearest neighbours are the shifted counterparts.
  */
 import { ChunkBuilder } from '../../../src-worker/formats/chunk-builder';
-import type { PacketChunk } from '../../../src-worker/formats/packets';
+import type { PacketChunk } from '../../../src-common/packets';
 
 export interface SyntheticLog {
   packets: number;

@@ -8,7 +8,7 @@ import { Simulator } from '../../../src-worker/simulate/simulate';
 import { logRays } from '../../../src-worker/simulate/log-rays';
 import { constantVelocityTrajectory } from '../../../src-worker/geometry/trajectory';
 import { slicePacketsByTime } from '../../../src-worker/formats/chunk-slice';
-import type { PacketChunk } from '../../../src-worker/formats/packets';
+import type { PacketChunk } from '../../../src-common/packets';
 import { RandomStream } from '../../../src-worker/random/stream';
 import { resolveFitParams } from '../../../src-worker/fit/params';
 import { tuneFit, tuningBoxes, type SliceScore } from '../../../src-worker/fit/tuning';

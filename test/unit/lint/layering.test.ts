@@ -1,5 +1,5 @@
 /**
- * The import table of ARCHITECTURE.md is enforced by eslint.config.js; these cases prove each
+ * The import table of the layers (docs/design.md, "Layers") is enforced by eslint.config.js; these cases prove each
  * row both forbids what it must and allows what it must (a rule that never fires would pass lint).
  */
 import { describe, expect, it } from 'vitest';
@@ -42,9 +42,20 @@ const cases: [file: string, code: string, allowed: boolean][] = [
   ['src-renderer/views/x.ts', "import { ipcRenderer } from 'electron';", false],
   ['src-renderer/views/x.ts', "import path from 'path';", false],
   ['src-renderer/views/x.ts', "import { VertexBuffer } from '@babylonjs/core/Buffers/buffer';", true],
+  // The shared vocabulary: every layer may import it; it imports nothing of theirs.
+  ['src-renderer/views/x.ts', "import { SITE_CLASS_NAMES } from '../../src-common/classes';", true],
+  ['src-main/api/x.ts', "import { LOG_FORMATS } from '../../src-common/formats';", true],
+  ['src-main/services/x.ts', "import { LOG_FORMATS } from '../../src-common/formats';", true],
+  ['src-worker/formats/x.ts', "import { LOG_FORMATS } from '../../src-common/formats';", true],
+  ['src-common/x.ts', "import { a } from '../src-worker/formats/packets';", false],
+  ['src-common/x.ts', "import { a } from '../src-main/api/contract';", false],
+  ['src-common/x.ts', "import { a } from '../src-renderer/stores/app';", false],
+  ['src-common/x.ts', "import fs from 'node:fs';", false],
+  ['src-common/x.ts', "import { ref } from 'vue';", false],
+  ['src-common/x.ts', "import { DEG } from './units';", true],
 ];
 
-describe('layering lint rule (ARCHITECTURE.md import table)', () => {
+describe('layering lint rule (the import table of docs/design.md, "Layers")', () => {
   it.each(cases)('%s: %s → allowed=%s', async (file, code, allowed) => {
     const found = await violations(file, `${code}\nexport const _x = 1;\n`);
     if (allowed) expect(found).toEqual([]);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { inflateSync } from 'node:zlib';
 import { CostGrid, UNKNOWN } from '../../../src-worker/plan/cost-grid';
-import { costColour, pointsWindow, renderCostmap } from '../../../src-worker/plan/costmap-image';
+import { pointsWindow, renderCostmap } from '../../../src-worker/plan/costmap-image';
+import { costColour } from '../../../src-common/colormaps';
 import { crc32, encodePng } from '../../../src-worker/tasks/study-png';
 
 /** A PNG's RGBA pixels, undoing the Sub filter the encoder uses (and checking every chunk's CRC). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CostGrid } from '../../../src-worker/plan/cost-grid';
 import { LOW_VEGETATION, OTHER, cellTruth, countFalseObstacles, footprintHits, obstacleDistance, solidObstacles, type TruthObject } from '../../../src-worker/plan/ground-truth';
-import { SiteClass } from '../../../src-worker/site/classes';
+import { SiteClass } from '../../../src-common/classes';
 
 const obj = (id: number, cls: number, cx: number, cy: number, l: number, w: number, h: number, yaw = 0): TruthObject => ({
   id, class: cls, pose: [cx, cy, 0, 0, 0, Math.sin(yaw / 2), Math.cos(yaw / 2)], box: { center: [cx, cy, h / 2], size: [l, w, h], yaw },

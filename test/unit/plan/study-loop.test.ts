@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runStudyLoop } from '../../../src-worker/plan/study-loop';
 import { replayCostmap, UNKNOWN } from '../../../src-worker/plan/cost-grid';
-import { SiteClass } from '../../../src-worker/site/classes';
+import { SiteClass } from '../../../src-common/classes';
 import { coarseSpinner, lms, runSpec, tinyScene } from './tiny-scene';
 
 describe('closed loop on constructed scenes (physics mode)', () => {

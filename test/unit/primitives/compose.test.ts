@@ -8,8 +8,7 @@ import type { EntryLike } from '../../../src-worker/primitives/segments';
 import { createSceneQuery, newSceneElementHit } from '../../../src-worker/scene/scene-bvh';
 import { newSurfaceHit, ElementKind } from '../../../src-worker/scene/scene-query';
 import { yawQuaternion } from '../../../src-worker/geometry/pose';
-import { ReferenceClass as C } from '../../../src-worker/site/reference-classes';
-import { SiteClass } from '../../../src-worker/site/classes';
+import { ReferenceClass as C, SiteClass } from '../../../src-common/classes';
 import type { SceneData } from '../../../src-worker/scene/scene-data';
 
 /** A hybrid primitive: one ellipsoid at the middle of its box; voxels and a tetrahedron mesh too. */

@@ -7,7 +7,7 @@ import { checkPrimitive, primitiveCounts } from '../../../src-worker/primitives/
 import { cloudFromPoints } from '../../../src-worker/primitives/segment-cloud';
 import { makeSegment, type Segment } from '../../../src-worker/primitives/segments';
 import type { AnnotationBox } from '../../../src-worker/site/reference-annotations';
-import { ReferenceClass as C } from '../../../src-worker/site/reference-classes';
+import { ReferenceClass as C } from '../../../src-common/classes';
 import { RandomStream } from '../../../src-worker/random/stream';
 
 const YAW = (30 * Math.PI) / 180;

@@ -13,7 +13,7 @@ import { RandomStream } from '../../../src-worker/random/stream';
 import { SceneBuilder } from '../../../src-worker/scene/scene-builder';
 import { createSceneQuery } from '../../../src-worker/scene/scene-bvh';
 import { newSurfaceHit } from '../../../src-worker/scene/scene-query';
-import { THESIS_HEIGHT_M } from '../../../src-worker/site/reference-classes';
+import { THESIS_HEIGHT_M } from '../../../src-common/classes';
 
 /** Fraction of `n` rays from random points on a sphere around the box, aimed at the box centre, that hit the mesh. */
 function hitFraction(p: Primitive, n: number, seed: number): number {

@@ -16,7 +16,7 @@ import { createSceneQuery } from '../../../src-worker/scene/scene-bvh';
 import { fitModel } from '../../../src-worker/fit/fit';
 import { toFitChunk } from '../../../src-worker/fit/log-input';
 import { resolveFitParams } from '../../../src-worker/fit/params';
-import type { PacketChunk } from '../../../src-worker/formats/packets';
+import type { PacketChunk } from '../../../src-common/packets';
 import { SegmentCloudBuilder } from '../../../src-worker/primitives/segment-cloud';
 import { GroundIndex, heightFunctionGrid } from '../../../src-worker/primitives/ground-index';
 import { nonGroundMask, segmentsFromAnnotation, segmentsFromClusters, PRIMITIVE_CLASSES } from '../../../src-worker/primitives/segments';
@@ -24,7 +24,7 @@ import { extractPrimitives } from '../../../src-worker/primitives/extract';
 import { composeScene } from '../../../src-worker/primitives/compose';
 import { groundFromHeightGrid } from '../../../src-worker/primitives/compose-ground';
 import { classFamily } from '../../../src-worker/primitives/classify';
-import { referenceClassName } from '../../../src-worker/site/reference-classes';
+import { referenceClassName } from '../../../src-common/classes';
 
 const NO_HOOKS = { progress: () => {}, checkCancelled: () => {} };
 

@@ -2,13 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { euclideanClusters } from '../../../src-worker/primitives/cluster';
 import { classFamily, familyFallbacks, proposeClass, SHRUB_WIDTH_M } from '../../../src-worker/primitives/classify';
 import { objectPose, yawNearestTravel } from '../../../src-worker/primitives/object-pose';
-import { cloudFromPoints, SegmentCloudBuilder } from '../../../src-worker/primitives/segment-cloud';
+import { cloudFromPoints, SegmentCloudBuilder, type SegmentLogChunk } from '../../../src-worker/primitives/segment-cloud';
 import { labelFromAnnotation, segmentsFromAnnotation, segmentsFromClusters, nonGroundMask } from '../../../src-worker/primitives/segments';
 import { GroundIndex, heightFunctionGrid, heightGridTriangles } from '../../../src-worker/primitives/ground-index';
 import { boxContains, type AnnotationBox } from '../../../src-worker/site/reference-annotations';
-import { ReferenceClass as C, SHRUB_CLASSES, THESIS_HEIGHT_M, TREE_CLASSES } from '../../../src-worker/site/reference-classes';
+import { ReferenceClass as C, SHRUB_CLASSES, THESIS_HEIGHT_M, TREE_CLASSES } from '../../../src-common/classes';
 import { RandomStream } from '../../../src-worker/random/stream';
-import type { SegmentLogChunk } from '../../../src-worker/primitives/segment-cloud';
 
 /** n points uniform in a ball of radius r around c. */
 function ball(r: RandomStream, c: [number, number, number], radius: number, n: number): number[] {

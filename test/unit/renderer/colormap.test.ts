@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildLut, classColor, classColors, cssGradient, percentileRange, scalarColors, turbo, viridis } from '../../../src-renderer/viewport/colormap';
+import { buildLut, classColor, classColors, cssGradient, percentileRange, scalarColors, turbo, viridis } from '../../../src-common/colormaps';
 
 const lightness = ([r, g, b]: [number, number, number]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
 

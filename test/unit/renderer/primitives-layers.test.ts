@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PrimitiveData, ScenePreviewData } from '../../../src-main/api/contract';
 import { boxEdges, highlightColors, primitiveLayers, probabilityColors, probabilityTop, sceneLayers, triangleMesh } from '../../../src-renderer/viewport/ellipsoid-layers';
-import { classColor } from '../../../src-renderer/viewport/colormap';
+import { classColor } from '../../../src-common/colormaps';
 
 function primitive(over: Partial<PrimitiveData> = {}): PrimitiveData {
   return {

@@ -1,29 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requestSchemas } from '../../../src-main/api/contract';
-import { SITE_CLASS_NAMES } from '../../../src-worker/site/classes';
-import {
-  SCENE_KIND_SPECS,
-  countWithShare,
-  defaultParams,
-  defaultSimulateForm,
-  formatExtent,
-  formatRunEstimate,
-  formatShare,
-  formatTrajectory,
-  GROUND_TRUTH_CLASS_NAMES,
-  generateRequest,
-  hasTrail,
-  humanizeKey,
-  profileOptions,
-  runProfileLabel,
-  sceneBounds,
-  sceneFacts,
-  sceneHeadline,
-  simulateRequest,
-  suggestedStart,
-  withGroundTruthNames,
-} from '../../../src-renderer/components/scenes/scene-format';
-import type { SimulateForm } from '../../../src-renderer/components/scenes/scene-format';
+import { SITE_CLASS_NAMES } from '../../../src-common/classes';
+import { SCENE_KIND_SPECS, countWithShare, defaultParams, defaultSimulateForm, formatExtent, formatRunEstimate, formatShare, formatTrajectory, generateRequest, hasTrail, humanizeKey, profileOptions, runProfileLabel, sceneBounds, sceneFacts, sceneHeadline, simulateRequest, suggestedStart, withGroundTruthNames, type SimulateForm } from '../../../src-renderer/components/scenes/scene-format';
 
 describe('scene generation form', () => {
   it('has the contract defaults for every kind', () => {
@@ -217,10 +195,6 @@ describe('vehicle start suggestion', () => {
 });
 
 describe('ground-truth classes', () => {
-  it('mirrors the scene builders’ class names', () => {
-    expect(GROUND_TRUTH_CLASS_NAMES).toEqual(SITE_CLASS_NAMES);
-  });
-
   it('names the entries of a class legend only', () => {
     const legend = withGroundTruthNames({ kind: 'classes', mode: 'class', label: 'Class', entries: [{ id: 7, name: 'class 7', color: '#fff', count: 3 }, { id: 200, name: 'class 200', color: '#000', count: 1 }] });
     expect(legend.kind === 'classes' && legend.entries.map((e) => e.name)).toEqual(['small tree', 'class 200']);

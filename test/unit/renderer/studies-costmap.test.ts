@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CostReplay, UNKNOWN_COST, costColour, costFingerprint, costLut } from '../../../src-renderer/components/studies/costmap-replay';
-import { costColour as reportColour } from '../../../src-worker/plan/costmap-image';
+import { CostReplay, UNKNOWN_COST, costFingerprint, costLut } from '../../../src-renderer/components/studies/costmap-replay';
+import { costColour, costColour as reportColour } from '../../../src-common/colormaps';
 import { replayCostmap } from '../../../src-worker/plan/cost-grid';
 
 describe('cost colours', () => {

@@ -15,7 +15,7 @@ import {
   resultSummary,
   studySensors,
 } from '../../../src-renderer/components/studies/study-format';
-import { viridis } from '../../../src-renderer/viewport/colormap';
+import { viridis } from '../../../src-common/colormaps';
 
 function result(seq: number, profile: string, mount: Partial<StudySensorResult['mount']>, over: Partial<StudySensorResult> = {}): StudySensorResult {
   return {

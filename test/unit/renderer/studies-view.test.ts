@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cellAt, fitView, panBy, pxPerMetre, screenToWorld, worldToScreen, zoomAt, MIN_SPAN_M } from '../../../src-renderer/components/studies/panel-view';
 import { HEIGHT_RANGE_M, frameWindow, heightAboveLowest, pointColours, rasterPoints, zOrder } from '../../../src-renderer/components/studies/points-raster';
-import { classColor, turbo } from '../../../src-renderer/viewport/colormap';
+import { classColor, turbo } from '../../../src-common/colormaps';
 
 describe('panel view', () => {
   const v = { cx: 10, cy: 20, span: 50 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { builtinProfile } from '../../../src-worker/sensors/builtins';
-import type { SensorProfile } from '../../../src-worker/sensors/profile';
+import type { SensorProfile } from '../../../src-common/sensor-profile';
 import {
   azimuthStep,
   decimatePattern,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { simulatePacket, simulatePackets } from '../../../src-worker/simulate/simulate';
 import { ChunkBuilder } from '../../../src-worker/formats/chunk-builder';
 import { newSimulationStats, type SimulationContext, type SimulationMode } from '../../../src-worker/simulate/types';
-import { CHUNK_ARRAY_FIELDS, type PacketChunk } from '../../../src-worker/formats/packets';
+import { CHUNK_ARRAY_FIELDS, type PacketChunk } from '../../../src-common/packets';
 import { ElementKind } from '../../../src-worker/scene/scene-query';
 import { constantVelocityTrajectory } from '../../../src-worker/geometry/trajectory';
 import { dirAt, elementScene, fixedRays, makeProfile, planeScene } from './helpers';

@@ -4,7 +4,7 @@
  * voxels, ground planes), so the modes are tested independently of the BVH.
  */
 import { ElementKind, type ElementHit, type SceneQuery, type SurfaceHit } from '../../../src-worker/scene/scene-query';
-import type { SensorProfile } from '../../../src-worker/sensors/profile';
+import type { SensorProfile } from '../../../src-common/sensor-profile';
 import type { PacketRays, PacketRaySource } from '../../../src-worker/simulate/types';
 
 export function makeProfile(over: Partial<Omit<SensorProfile, 'range' | 'beam' | 'returns' | 'intensity'>> & {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { simulatePackets } from '../../../src-worker/simulate/simulate';
 import type { SimulationContext } from '../../../src-worker/simulate/types';
-import type { ReturnMode } from '../../../src-worker/sensors/profile';
+import type { ReturnMode } from '../../../src-common/sensor-profile';
 import { staticTrajectory } from '../../../src-worker/geometry/trajectory';
 import { dirAt, fixedRays, makeProfile, planeScene, type TestPlane } from './helpers';
 

@@ -4,7 +4,7 @@ import { buildComposedHybridScene, buildOffroadBenchScene } from '../../../src-w
 import { buildCylinderStand, buildRodBench, polygonRadiusForMeanWidth, THICK_ROD_INDEX } from '../../../src-worker/site/fixtures';
 import { revolutionRays } from '../../../src-worker/site/bench-rays';
 import { treeEllipsoids, treeSpec } from '../../../src-worker/site/vegetation';
-import { SiteClass } from '../../../src-worker/site/classes';
+import { SiteClass } from '../../../src-common/classes';
 import { createSceneQuery } from '../../../src-worker/scene/scene-bvh';
 import { ElementKind, newSurfaceHit } from '../../../src-worker/scene/scene-query';
 import { GAUSS_STRIDE, INST_INTS } from '../../../src-worker/scene/scene-data';

@@ -1,5 +1,6 @@
 /**
- * Colour maps for point clouds, as pure functions (unit-tested in Node).
+ * Colour maps, as pure functions shared by the pages and the worker's reports (unit-tested in
+ * Node): point clouds by scalar or class, and the costmap ramp.
  *
  * Scalars (height, intensity, time) use perceptual maps: turbo for height (a terrain
  * convention with more distinguishable steps), viridis for intensity and time (monotone
@@ -151,4 +152,26 @@ export function cssGradient(name: ScalarMapName, stops = 16): string {
   const parts: string[] = [];
   for (let i = 0; i <= stops; i++) parts.push(`${rgbCss(MAPS[name](i / stops))} ${((i / stops) * 100).toFixed(1)}%`);
   return `linear-gradient(to right, ${parts.join(', ')})`;
+}
+
+// ---------- costmaps ----------
+
+/** The colour of an unknown costmap cell (0–255 RGB). */
+export const UNKNOWN_COST_RGB = [28, 28, 34] as const;
+
+/**
+ * The costmap ramp (0–255 RGB) of a cost 0 … 100: green (0) through yellow (50) to red (100);
+ * ≥ lethalCost lethal red. Cost is a traffic light for a driver — green drivable, red lethal,
+ * the lethal threshold a hard edge — so it uses this ramp rather than turbo or viridis. The
+ * study report's PNGs and the Studies page both draw with it, so they read the same.
+ */
+export function costColour(c: number, lethalCost: number): [number, number, number] {
+  if (c >= lethalCost) return [230, 40, 40];
+  const t = Math.max(0, Math.min(100, c)) / 100;
+  if (t < 0.5) {
+    const u = t / 0.5;
+    return [Math.round(40 + 200 * u), Math.round(130 + 70 * u), Math.round(50 - 10 * u)];
+  }
+  const u = (t - 0.5) / 0.5;
+  return [Math.round(240 - 40 * u), Math.round(200 - 150 * u), Math.round(40 - 10 * u)];
 }

@@ -87,3 +87,52 @@ export interface SensorProfile {
   /** Where the per-laser numbers came from (calibration file name), for the UI. */
   source: string;
 }
+
+/** How a profile file says which format and version it is, and the units it writes. */
+export const PROFILE_FILE_FORMAT = 'thicket-sensor-profile';
+export const PROFILE_FILE_VERSION = 1;
+export const FILE_UNITS = { angle: 'deg', time: 'ms', rate: 'Hz', length: 'm', divergence: 'mrad' } as const;
+
+export const BEAM_SHAPES: readonly BeamShape[] = ['circular', 'rectangular', 'elliptical'];
+export const RETURN_MODES: readonly ReturnMode[] = ['first', 'last', 'strongest', 'strongest+last'];
+export const PROFILE_KINDS: readonly ProfileKind[] = ['spinning', 'planar'];
+
+export interface ProfileFileLaser {
+  elevation: number;
+  azimuthOffset: number;
+  timeOffset: number;
+  rangeOffset: number;
+  verticalOffset: number;
+  horizontalOffset: number;
+}
+
+export interface ProfileFileGroup {
+  name: string;
+  /** ms between firing sequences. */
+  firingPeriod: number;
+  lasers: ProfileFileLaser[];
+}
+
+/** A profile as files hold it (file units; see the header comment). */
+export interface ProfileFile {
+  format: typeof PROFILE_FILE_FORMAT;
+  version: typeof PROFILE_FILE_VERSION;
+  units: typeof FILE_UNITS;
+  id: string;
+  name: string;
+  description: string;
+  kind: ProfileKind;
+  rotationHz: number;
+  spin?: 'ccw' | 'cw';
+  azimuthStart: number;
+  azimuthEnd: number;
+  range: { min: number; max: number; resolution: number; noiseSigma: number };
+  beam: { shape: BeamShape; divergenceH: number; divergenceV: number };
+  returns: { mode: ReturnMode; signalCutoff: number };
+  intensity: { model: 'lambertian'; scale: number; rangeFalloff: boolean };
+  /** Vehicle ← sensor: translation (m) and roll, pitch, yaw (degrees; yaw about z, then pitch about y, then roll about x). */
+  mount: { xyz: [number, number, number]; rpy: [number, number, number] };
+  sequencesPerPacket: number;
+  source: string;
+  groups: ProfileFileGroup[];
+}
