@@ -61,8 +61,10 @@ Usage:
   thicket profile list   [--project FILE] [--json]
   thicket profile show ID [--project FILE] [--json]
   thicket validate grass|mixed-pixel [--seed N] [--samples N] [--profile ID] [--json]
-  thicket bench         [--only foundation,engine,realtime,import,fit] [--packets N] [--workers N] [--json]
+  thicket bench         [--only foundation,engine,realtime,import,fit,host] [--packets N] [--workers N] [--json]
                          fit: simulates an N-packet (default 100,000) HDL-64E log, then times its fit
+                         host: the host's longest event-loop stall per step over the demo
+                         [--small] [--seconds T] [--project FILE to reuse or fill]
   thicket --version
   thicket --help
 

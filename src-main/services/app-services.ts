@@ -37,27 +37,10 @@ import { fitHandlers } from './handlers/fit-handlers';
 import { primitiveHandlers } from './handlers/primitive-handlers';
 import { evaluationHandlers } from './handlers/evaluation-handlers';
 import { formatZodError } from './validation';
+import type { AppServicesOptions, Handlers, ServiceContext } from './service-context';
 import { version } from './version';
 
-export interface AppServicesOptions {
-  shell: AppInfo['shell'];
-  /** Thicket's own folder (recent projects); THICKET_HOME or ~/.thicket by default. */
-  homeDir?: string;
-  workers?: number;
-}
-
-export type Handlers = { [M in Method]: (req: ParsedRequest<M>) => Promise<Response<M>> | Response<M> };
-
-/** What the handler modules share: kept as an interface so each module stays small. */
-export interface ServiceContext {
-  readonly events: EventBus;
-  readonly recent: RecentProjects;
-  readonly pool: Piscina;
-  readonly options: Required<AppServicesOptions> & { defaultProjectDir: string };
-  session: ProjectSession | null;
-  /** The open project, or an ApiError('no_project'). */
-  requireSession(): ProjectSession;
-}
+export type { AppServicesOptions, Handlers, ServiceContext } from './service-context';
 
 export class AppServices implements ApiHost, ServiceContext {
   readonly events = new EventBus();

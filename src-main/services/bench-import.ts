@@ -23,12 +23,17 @@ export interface ImportBench {
 
 const RECORD = 16 + 14 + 20 + 8 + 1206; // pcap record header, Ethernet, IPv4, UDP, payload
 
+/** Packets of a synthetic capture of `megabytes` (its file header included). */
+export function captureRecords(megabytes: number): number {
+  return Math.floor((megabytes * 1048576 - 24) / RECORD);
+}
+
 export async function benchImport(services: AppServices, megabytes: number, progress: (m: string) => void): Promise<ImportBench> {
   const dir = mkdtempSync(join(tmpdir(), 'thicket-bench-import-'));
   try {
     const file = join(dir, 'hdl32e.pcap');
     progress(`import: writing a ${megabytes} MB HDL-32E capture`);
-    writeCapture(file, Math.floor((megabytes * 1048576 - 24) / RECORD));
+    writeCapture(file, captureRecords(megabytes));
     await services.call('project.create', { path: join(dir, 'bench.thicket') });
     const peakBefore = process.resourceUsage().maxRSS / 1024;
     progress('import: importing it');
@@ -59,7 +64,7 @@ export async function benchImport(services: AppServices, megabytes: number, prog
  * Writes `count` HDL-32E data packets at 10 Hz (0.553 ms apart): a sphere of 20–60 m ranges
  * with 10 % empty returns, azimuth advancing as a real head's. Returns `count`.
  */
-function writeCapture(path: string, count: number): number {
+export function writeCapture(path: string, count: number): number {
   const fd = openSync(path, 'w');
   try {
     const header = new Uint8Array(24);

@@ -16,7 +16,7 @@ import type { SceneData } from '../../src-worker/scene/scene-data';
 import type { StudyRunInput, StudyRunOutput } from '../../src-worker/tasks/study-run';
 import type { StudyRunSpec } from '../../src-worker/plan/study-types';
 import type { TruthObject } from '../../src-worker/plan/ground-truth';
-import type { ServiceContext } from './app-services';
+import type { ServiceContext } from './service-context';
 import type { ProjectSession } from './project-session';
 import { resolveProfileForUse } from './profiles-service';
 import { shareScene } from './scene-store';

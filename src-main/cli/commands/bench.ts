@@ -8,12 +8,13 @@ import { benchRealtime } from '../../services/bench-realtime';
 import { benchEngine } from '../../services/bench-engine';
 import { benchImport } from '../../services/bench-import';
 import { benchFit } from '../../services/bench-fit';
+import { benchHost } from '../../services/bench-host';
 import { runTransient } from '../../jobs/job-runner';
 
-const PARTS = ['foundation', 'engine', 'realtime', 'import', 'fit'] as const;
+const PARTS = ['foundation', 'engine', 'realtime', 'import', 'fit', 'host'] as const;
 type Part = (typeof PARTS)[number];
-/** Run without --only: every part but fit, which first simulates a 100,000-packet log (minutes). */
-const DEFAULT_PARTS: readonly Part[] = PARTS.filter((p) => p !== 'fit');
+/** Run without --only: every part but fit (it first simulates a 100,000-packet log) and host (the whole demo): minutes each. */
+const DEFAULT_PARTS: readonly Part[] = PARTS.filter((p) => p !== 'fit' && p !== 'host');
 
 export async function benchCommand(services: AppServices, args: CommonArgs, progress: ProgressReporter): Promise<CommandOutput> {
   const only = args.values.only?.split(',').map((s) => s.trim()) ?? [...DEFAULT_PARTS];
@@ -76,6 +77,20 @@ export async function benchCommand(services: AppServices, args: CommonArgs, prog
       `fit: ${f.packets} packets × ${f.raysPerPacket} rays (${f.rays} rays) in ${f.fitSeconds} s on ${f.workers} worker(s) = ${f.raysPerSecond} rays/s (log made in ${f.logSeconds} s)`,
       `  stages (ms): ${Object.entries(f.timings).map(([k, v]) => `${k} ${v}`).join(', ')}`,
       `  model: ${f.model.triangles} triangles, ${f.model.ellipsoids} ellipsoids, ${f.model.voxels} voxels; σ²_ground ${f.model.groundVariance.toFixed(4)} m²`,
+    );
+  }
+  if (want('host')) {
+    const seconds = numberFlag(args.values, 'seconds', 0.05, 60);
+    const seed = intFlag(args.values, 'seed');
+    const h = await benchHost(
+      services,
+      { small: args.values.small ?? false, ...(args.values.project ? { project: args.values.project } : {}), ...(seconds !== undefined ? { seconds } : {}), ...(seed !== undefined ? { seed } : {}) },
+      note,
+    );
+    json.host = h;
+    text.push(
+      `host: longest event-loop stall ${h.maxStallMs} ms (p99 ${h.p99StallMs} ms) over the ${h.small ? 'small ' : ''}demo; preview of ${h.previewTriangles} triangles`,
+      ...h.steps.map((s) => `  ${s.step.padEnd(9)} max ${String(s.maxStallMs).padStart(6)} ms  p99 ${String(s.p99StallMs).padStart(5)} ms  (${s.seconds} s)`),
     );
   }
   return { json, text: text.join('\n') };

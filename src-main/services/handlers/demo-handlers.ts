@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ApiError } from '../../api/contract';
-import type { Handlers, ServiceContext } from '../app-services';
+import type { Handlers, ServiceContext } from '../service-context';
 import { startDemo } from '../demo-service';
 import { projectHandlers } from './project-handlers';
 

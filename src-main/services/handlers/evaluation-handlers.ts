@@ -1,5 +1,5 @@
 import { ApiError } from '../../api/contract';
-import type { Handlers, ServiceContext } from '../app-services';
+import type { Handlers, ServiceContext } from '../service-context';
 import { evaluationData, startEvaluation } from '../evaluation-service';
 
 type EvaluationMethods = 'evaluate.start' | 'evaluations.list' | 'evaluations.get' | 'evaluations.delete';

@@ -1,4 +1,4 @@
-import type { Handlers, ServiceContext } from '../app-services';
+import type { Handlers, ServiceContext } from '../service-context';
 import { startExport } from '../export-service';
 
 export function exportHandlers(ctx: ServiceContext): Pick<Handlers, 'export.start'> {

@@ -1,5 +1,5 @@
 import { ApiError } from '../../api/contract';
-import type { Handlers, ServiceContext } from '../app-services';
+import type { Handlers, ServiceContext } from '../service-context';
 import { startFit } from '../fit-service';
 
 type FitMethods = 'models.list' | 'models.get' | 'models.delete' | 'fit.start';

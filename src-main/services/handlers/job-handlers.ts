@@ -1,5 +1,5 @@
 import { ApiError } from '../../api/contract';
-import type { Handlers, ServiceContext } from '../app-services';
+import type { Handlers, ServiceContext } from '../service-context';
 
 type JobMethods = 'jobs.list' | 'jobs.get' | 'jobs.cancel';
 

@@ -1,5 +1,5 @@
 import { ApiError } from '../../api/contract';
-import type { Handlers, ServiceContext } from '../app-services';
+import type { Handlers, ServiceContext } from '../service-context';
 import { generateMeshLibrary, startComposition, startExtraction } from '../primitives-service';
 
 type PrimitiveMethods = 'primitives.list' | 'primitives.get' | 'primitives.delete' | 'primitives.extract' | 'primitives.generateMesh' | 'scenes.compose';

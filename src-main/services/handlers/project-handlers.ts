@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApiError } from '../../api/contract';
-import type { Handlers, ServiceContext } from '../app-services';
+import type { Handlers, ServiceContext } from '../service-context';
 import { ProjectSession } from '../project-session';
 
 type ProjectMethods = 'project.create' | 'project.open' | 'project.close' | 'project.current' | 'project.recent';

@@ -1,5 +1,5 @@
 import { ApiError } from '../../api/contract';
-import type { Handlers, ServiceContext } from '../app-services';
+import type { Handlers, ServiceContext } from '../service-context';
 import { startSimulation } from '../simulation';
 import { loadCloud, loadTimeline, runSource } from '../cloud-views';
 

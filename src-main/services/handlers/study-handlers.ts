@@ -1,5 +1,5 @@
 import { ApiError } from '../../api/contract';
-import type { Handlers, ServiceContext } from '../app-services';
+import type { Handlers, ServiceContext } from '../service-context';
 import { startStudy, studyData } from '../study-service';
 import { loadStudyCostmap, loadStudyRun } from '../study-views';
 import { studyReport } from '../study-report';
