@@ -5,59 +5,26 @@
  * in step with the host from the first use (live-sync.ts covers the stores every page needs).
  */
 import { defineStore } from 'pinia';
-import { ref, watch } from 'vue';
 import type { EvaluationData, EvaluationInfo, EvaluationParams, JobInfo } from '../../src-main/api/contract';
 import { api } from '../api';
 import { useAppStore } from './app';
-import { useProjectStore } from './project';
-import { startJob } from './scenes';
+import { useEntityList } from './entity-list';
+import { startJob } from './start-job';
+
+/** Deleting a run or a log deletes its evaluations. */
+const TOUCHING = new Set(['evaluations', 'runs', 'driveLogs', 'project']);
 
 export const useEvaluationsStore = defineStore('evaluations', () => {
-  const list = ref<EvaluationInfo[]>([]);
-  const loading = ref(false);
-  let synced = false;
-
-  async function refresh(): Promise<void> {
-    loading.value = true;
-    try {
-      list.value = await api.call('evaluations.list', {});
-    } catch (e) {
-      if ((e as { code?: string }).code === 'no_project') list.value = [];
-      else useAppStore().reportError('Cannot list evaluations', e);
-    } finally {
-      loading.value = false;
-    }
-  }
+  const evaluations = useEntityList<EvaluationInfo>({
+    list: () => api.call('evaluations.list', {}),
+    listError: 'Cannot list evaluations',
+    remove: (id) => api.call('evaluations.delete', { id }),
+    removeError: () => 'Cannot delete the evaluation',
+  });
 
   /** Subscribe to host events and project changes once; later calls only refresh. */
-  function sync(): void {
-    void refresh();
-    if (synced) return;
-    synced = true;
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const soon = () => {
-      if (timer) return;
-      timer = setTimeout(() => {
-        timer = null;
-        void refresh();
-      }, 120);
-    };
-    api.onEvent((event) => {
-      if (event.type === 'job') {
-        if (event.job.kind === 'evaluate' && event.job.state === 'done') soon();
-      } else if (event.entity === 'evaluations' || event.entity === 'runs' || event.entity === 'driveLogs' || event.entity === 'project') {
-        soon();
-      }
-    });
-    const project = useProjectStore();
-    watch(
-      () => project.current?.path ?? null,
-      (path) => {
-        if (path) soon();
-        else list.value = [];
-      },
-    );
-  }
+  const sync = (): void =>
+    evaluations.follow((e) => (e.type === 'job' ? e.job.kind === 'evaluate' && e.job.state === 'done' : TOUCHING.has(e.entity)), { project: true });
 
   const start = (realLogId: number, runId: number, params: EvaluationParams = {}): Promise<JobInfo | null> =>
     startJob(() => api.call('evaluate.start', { realLogId, runId, params }), 'Cannot start the evaluation');
@@ -71,16 +38,5 @@ export const useEvaluationsStore = defineStore('evaluations', () => {
     }
   }
 
-  async function remove(id: number): Promise<boolean> {
-    try {
-      await api.call('evaluations.delete', { id });
-      list.value = list.value.filter((e) => e.id !== id);
-      return true;
-    } catch (e) {
-      useAppStore().reportError('Cannot delete the evaluation', e);
-      return false;
-    }
-  }
-
-  return { list, loading, refresh, sync, start, load, remove };
+  return { ...evaluations, sync, start, load };
 });

@@ -12,18 +12,7 @@ import { useLogsStore } from './logs';
 import { useProjectStore } from './project';
 import { useScenesStore } from './scenes';
 import { useRunsStore } from './runs';
-
-/** Coalesce bursts of events (a batch import emits many) into one reload per store. */
-function debounced(fn: () => void, ms = 120): () => void {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  return () => {
-    if (timer) return;
-    timer = setTimeout(() => {
-      timer = null;
-      fn();
-    }, ms);
-  };
-}
+import { debounced } from './debounced';
 
 export function startLiveSync(): void {
   const app = useAppStore();

@@ -1,5 +1,5 @@
 /**
- * The primitive library of the open project (METHODS §3): the list, the primitive shown in the
+ * The primitive library of the open project (docs/methods.md §3): the list, the primitive shown in the
  * preview (its elements fetched on demand, the last few kept), deleting, extracting from a fitted
  * model (a job) and generating the mesh baseline (synchronous). Also the fitted models and
  * annotations the Extract and Generate forms pick from.
@@ -14,7 +14,9 @@ import type { AnnotationInfo, JobInfo, ModelInfo, PrimitiveData, PrimitiveInfo, 
 import { api } from '../api';
 import { useAppStore } from './app';
 import { useProjectStore } from './project';
-import { startJob } from './scenes';
+import { useEntityList } from './entity-list';
+import { debounced } from './debounced';
+import { startJob } from './start-job';
 
 /** Primitives with elements kept in memory (the preview flips between a few). */
 const DATA_CACHE = 6;
@@ -22,31 +24,20 @@ const DATA_CACHE = 6;
 const noProject = (e: unknown) => (e as { code?: string }).code === 'no_project';
 
 export const usePrimitivesStore = defineStore('primitives', () => {
-  const list = ref<PrimitiveInfo[]>([]);
-  const loading = ref(false);
-  const loaded = ref(false);
-  /** The primitive the preview shows. */
-  const selectedId = ref<number | null>(null);
+  const cache = new Map<number, Promise<PrimitiveData | null>>();
+  // `selectedId` is the primitive the preview shows.
+  const primitives = useEntityList<PrimitiveInfo>({
+    list: () => api.call('primitives.list', {}),
+    listError: 'Cannot list primitives',
+    onRefreshed: (list) => {
+      const ids = new Set(list.map((p) => p.id));
+      for (const id of [...cache.keys()]) if (!ids.has(id)) cache.delete(id);
+    },
+  });
+  const { list, selectedId, refresh } = primitives;
   const models = ref<ModelInfo[]>([]);
   const annotations = ref<AnnotationInfo[]>([]);
-  const cache = new Map<number, Promise<PrimitiveData | null>>();
   let synced = false;
-
-  async function refresh(): Promise<void> {
-    loading.value = true;
-    try {
-      list.value = await api.call('primitives.list', {});
-      loaded.value = true;
-      const ids = new Set(list.value.map((p) => p.id));
-      for (const id of [...cache.keys()]) if (!ids.has(id)) cache.delete(id);
-      if (selectedId.value !== null && !ids.has(selectedId.value)) selectedId.value = null;
-    } catch (e) {
-      if (noProject(e)) list.value = [];
-      else useAppStore().reportError('Cannot list primitives', e);
-    } finally {
-      loading.value = false;
-    }
-  }
 
   /** Fitted models and annotations (what the forms offer). */
   async function refreshSources(): Promise<void> {
@@ -66,18 +57,8 @@ export const usePrimitivesStore = defineStore('primitives', () => {
     void refreshSources();
     if (synced) return;
     synced = true;
-    const debounce = (fn: () => void) => {
-      let timer: ReturnType<typeof setTimeout> | null = null;
-      return () => {
-        if (timer) return;
-        timer = setTimeout(() => {
-          timer = null;
-          fn();
-        }, 120);
-      };
-    };
-    const soonList = debounce(() => void refresh());
-    const soonSources = debounce(() => void refreshSources());
+    const soonList = primitives.refreshSoon;
+    const soonSources = debounced(() => void refreshSources());
     api.onEvent((event) => {
       if (event.type === 'job') {
         if (event.job.state === 'done' && event.job.kind === 'extract-primitives') soonList();
@@ -126,10 +107,8 @@ export const usePrimitivesStore = defineStore('primitives', () => {
     if (!ids.length) return 0;
     try {
       const { deleted } = await api.call('primitives.delete', { ids });
-      const gone = new Set(ids);
-      list.value = list.value.filter((p) => !gone.has(p.id));
+      primitives.forget(ids);
       for (const id of ids) cache.delete(id);
-      if (selectedId.value !== null && gone.has(selectedId.value)) selectedId.value = null;
       return deleted;
     } catch (e) {
       useAppStore().reportError('Cannot delete the primitives', e);
@@ -152,5 +131,5 @@ export const usePrimitivesStore = defineStore('primitives', () => {
     }
   }
 
-  return { list, loading, loaded, selectedId, models, annotations, refresh, refreshSources, sync, load, remove, extract, generateMesh };
+  return { ...primitives, models, annotations, refreshSources, sync, load, remove, extract, generateMesh };
 });

@@ -9,26 +9,42 @@
  * so that file need not know about studies).
  */
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef } from 'vue';
+import { shallowRef } from 'vue';
 import type { Request, StudyData, StudyInfo, StudyRunData } from '../../src-main/api/contract';
 import { api } from '../api';
 import { useAppStore } from './app';
-import { startJob } from './scenes';
+import { useEntityList } from './entity-list';
+import { startJob } from './start-job';
 
 /** Run histories kept in memory (four panels and a few to switch back to). */
 const RUN_CACHE = 8;
 
 export const useStudiesStore = defineStore('studies', () => {
-  const list = ref<StudyInfo[]>([]);
-  const loading = ref(false);
-  const loaded = ref(false);
   /** studies.get by id, with the state it was fetched in. */
   const details = shallowRef(new Map<number, StudyData>());
   const runs = new Map<string, Promise<StudyRunData>>();
-  let subscribed = false;
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  const studies = useEntityList<StudyInfo>({
+    list: () => api.call('studies.list', {}),
+    listError: 'Cannot list studies',
+    onRefreshed: async (list) => {
+      const ids = new Set(list.map((s) => s.id));
+      const kept = new Map([...details.value].filter(([id]) => ids.has(id)));
+      if (kept.size !== details.value.size) details.value = kept;
+      // Details of new studies, and of studies whose state moved (results arrive with 'done').
+      const stale = list.filter((s) => details.value.get(s.id)?.state !== s.state || details.value.get(s.id)?.jobId !== s.jobId);
+      for (const s of stale) dropRuns(s.id);
+      await Promise.all(stale.map((s) => fetchDetail(s.id)));
+    },
+    onEmptied: () => {
+      details.value = new Map();
+      runs.clear();
+    },
+  });
+  const { list, byId, refreshSoon } = studies;
 
-  const byId = computed(() => new Map(list.value.map((s) => [s.id, s])));
+  function dropRuns(id: number): void {
+    for (const key of [...runs.keys()]) if (key.startsWith(`${id}:`)) runs.delete(key);
+  }
 
   function setDetail(d: StudyData): void {
     const next = new Map(details.value);
@@ -49,52 +65,13 @@ export const useStudiesStore = defineStore('studies', () => {
     }
   }
 
-  async function refresh(): Promise<void> {
-    loading.value = true;
-    try {
-      list.value = await api.call('studies.list', {});
-      loaded.value = true;
-      const ids = new Set(list.value.map((s) => s.id));
-      const kept = new Map([...details.value].filter(([id]) => ids.has(id)));
-      if (kept.size !== details.value.size) details.value = kept;
-      // Details of new studies, and of studies whose state moved (results arrive with 'done').
-      const stale = list.value.filter((s) => details.value.get(s.id)?.state !== s.state || details.value.get(s.id)?.jobId !== s.jobId);
-      for (const s of stale) for (const key of [...runs.keys()]) if (key.startsWith(`${s.id}:`)) runs.delete(key);
-      await Promise.all(stale.map((s) => fetchDetail(s.id)));
-    } catch (e) {
-      if ((e as { code?: string }).code === 'no_project') {
-        list.value = [];
-        details.value = new Map();
-        runs.clear();
-      } else useAppStore().reportError('Cannot list studies', e);
-    } finally {
-      loading.value = false;
-    }
-  }
-
-  const refreshSoon = () => {
-    if (timer) return;
-    timer = setTimeout(() => {
-      timer = null;
-      void refresh();
-    }, 120);
-  };
-
   /** Listen to host events (once) and load the list. */
-  function start(): void {
-    if (!subscribed) {
-      subscribed = true;
-      api.onEvent((e) => {
-        if (e.type === 'job') {
-          if (e.job.kind === 'study' && !['queued', 'running'].includes(e.job.state)) refreshSoon();
-          else if (e.job.kind === 'study' && list.value.some((s) => s.jobId === e.job.id && s.state !== e.job.state)) refreshSoon();
-          return;
-        }
-        if (e.entity === 'studies' || e.entity === 'project' || e.entity === 'scenes') refreshSoon();
-      });
-    }
-    void refresh();
-  }
+  const start = (): void =>
+    studies.follow((e) => {
+      if (e.type === 'project') return e.entity === 'studies' || e.entity === 'project' || e.entity === 'scenes';
+      if (e.job.kind !== 'study') return false;
+      return !['queued', 'running'].includes(e.job.state) || list.value.some((s) => s.jobId === e.job.id && s.state !== e.job.state);
+    });
 
   /** A study's definition and results (cached while its state holds). */
   async function get(id: number): Promise<StudyData | null> {
@@ -141,11 +118,11 @@ export const useStudiesStore = defineStore('studies', () => {
   async function remove(id: number): Promise<boolean> {
     try {
       await api.call('studies.delete', { id });
-      list.value = list.value.filter((s) => s.id !== id);
+      studies.forget([id]);
       const next = new Map(details.value);
       next.delete(id);
       details.value = next;
-      for (const key of [...runs.keys()]) if (key.startsWith(`${id}:`)) runs.delete(key);
+      dropRuns(id);
       useAppStore().clearError();
       return true;
     } catch (e) {
@@ -164,5 +141,5 @@ export const useStudiesStore = defineStore('studies', () => {
     }
   }
 
-  return { list, loading, loaded, details, byId, refresh, start, get, run, create, rerun, remove, report };
+  return { ...studies, details, start, get, run, create, rerun, remove, report };
 });
