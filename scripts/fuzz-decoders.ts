@@ -1,5 +1,6 @@
 /**
- * Fuzzes every decoder: N seeded mutations (bit flips, byte overwrites, truncation, insertion,
+ * Fuzzes every decoder the format registry lists (src-worker/formats/registry.ts: each log
+ * format's targets and the poses files'): N seeded mutations (bit flips, byte overwrites, truncation, insertion,
  * deletion, header-line edits) of a valid sample per target. Each input must decode or throw
  * DecodeError; any other exception is a crash, and a target that stops reporting progress for
  * HANG_MS is a hang. Each target runs in its own worker thread so a hang can be stopped.
@@ -12,7 +13,7 @@
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { fuzzTargets } from './fuzz-targets';
+import { fuzzTargets } from '../src-worker/formats/registry';
 
 const HANG_MS = 20_000;
 
@@ -22,7 +23,7 @@ if (isMainThread) {
   const { values } = parseArgs({ options: { runs: { type: 'string', default: '10000' }, only: { type: 'string' }, json: { type: 'boolean', default: false } } });
   const runs = Number(values.runs);
   const only = values.only?.split(',');
-  const names = (await fuzzTargets()).map((t) => t.name).filter((n) => !only || only.some((o) => n.startsWith(o)));
+  const names = fuzzTargets().map((t) => t.name).filter((n) => !only || only.some((o) => n.startsWith(o)));
   const reports: Report[] = [];
   for (const target of names) reports.push(await runTarget(target, runs));
   const failed = reports.filter((r) => r.crash || r.hang);
@@ -33,7 +34,7 @@ if (isMainThread) {
   const { target, runs, seed } = workerData as { target: string; runs: number; seed: number };
   const { mutate, seededRandom } = await import('../test/unit/formats/mutate');
   const { DecodeError } = await import('../src-worker/formats/decode-error');
-  const t = (await fuzzTargets()).find((x) => x.name === target)!;
+  const t = fuzzTargets().find((x) => x.name === target)!;
   const sample = t.sample();
   const rnd = seededRandom(seed);
   let ok = 0, rejected = 0, maxMs = 0;

@@ -12,6 +12,7 @@ import { EXPORT_FORMATS, LOG_FORMATS, type DriveLogFormat } from '../../src-comm
 import { RANGE_SAMPLERS, SCENE_KINDS, SIMULATION_MODES, STUDY_LOOPS, STUDY_SIMULATIONS, type SimulationMode, type StudyLoop } from '../../src-common/modes';
 import type { ProfileFile, ProfileKind, SensorProfile } from '../../src-common/sensor-profile';
 import type { EvaluationMetrics } from '../../src-common/metrics';
+import type { FormatCatalogue } from '../../src-common/format-info';
 
 // ---------- shared field schemas ----------
 
@@ -98,7 +99,7 @@ const CloudRequest = z
 /** A log's or a run's packet times, sweeps and trajectory (at most `maxPoses` poses) for playback. */
 const TimelineRequest = z.object({ id: Id, maxPoses: z.number().int().min(2).max(1_000_000).default(10_000) }).strict();
 
-// ---------- sensor studies (003 §3.5.3, METHODS §7) ----------
+// ---------- sensor studies (003 §3.5.3, docs/methods.md §7) ----------
 
 const XY = z.tuple([z.number().finite(), z.number().finite()]);
 
@@ -179,7 +180,7 @@ export const StudyDefinition = z
 export type StudyDefinition = z.output<typeof StudyDefinition>;
 
 /**
- * Options of an evaluation (METHODS §6; src-worker/evaluate/observation-metrics.ts, which holds
+ * Options of an evaluation (docs/methods.md §6; src-worker/evaluate/observation-metrics.ts, which holds
  * the defaults): ray and packet pairing, the point-cloud samples, and the static-scan histograms.
  */
 export const EvaluationParams = z
@@ -256,6 +257,8 @@ export const requestSchemas = {
       poses: TextFile.optional(),
     })
     .strict(),
+  /** The log formats the importer reads and the export formats, with labels and what each needs. */
+  'formats.list': empty,
   /** Export a log or a run (a job): one file (pcd, ply, las, mcap) or a KITTI folder at `path`. */
   'export.start': z
     .object({
@@ -332,7 +335,7 @@ export const requestSchemas = {
   'models.get': z.object({ id: Id }).strict(),
   'models.delete': z.object({ id: Id }).strict(),
   /**
-   * Terrain primitives (METHODS §3): 'hybrid' ones extracted from a fitted model and its log's
+   * Terrain primitives (docs/methods.md §3): 'hybrid' ones extracted from a fitted model and its log's
    * labelled segments, 'mesh' ones generated procedurally (the baseline). `get` adds the
    * elements in the primitive frame (origin at the box's base centre, x along its length).
    */
@@ -366,7 +369,7 @@ export const requestSchemas = {
     .object({ seed: Seed.default(1), variants: z.number().int().min(1).max(20).default(3), annotationId: Id.optional() })
     .strict(),
   /**
-   * Compose a scene from an annotation (a job; METHODS §3): per entry the primitive of its class
+   * Compose a scene from an annotation (a job; docs/methods.md §3): per entry the primitive of its class
    * (from `library`) with the nearest box extents, placed at its pose; the ground from a fitted
    * model (`groundModelId`) or flat at `groundZ`. Built for one simulation `mode` (hybrid:
    * ellipsoids, voxel: voxel Gaussians, mesh/physics: triangles); default hybrid for the hybrid
@@ -386,7 +389,7 @@ export const requestSchemas = {
     .strict()
     .refine((r) => (r.groundModelId === undefined) !== (r.groundZ === undefined), { error: 'give either groundModelId or groundZ' }),
   /**
-   * Fit a model to a drive log (METHODS §1–2): a job whose result names the replay job
+   * Fit a model to a drive log (docs/methods.md §1–2): a job whose result names the replay job
    * (`replayJob`); that job's result is a FitResultInfo. `params` overrides θ by name
    * (src-worker/fit/params.ts); the seed drives the k-means seeding.
    */
@@ -397,7 +400,7 @@ export const requestSchemas = {
       seed: Seed.default(1),
       params: z.record(z.string(), z.number().finite()).default({}),
       /**
-       * Tune θ first (METHODS §1 step 5): Nelder–Mead over `params` (default: φ_thresh, clusters
+       * Tune θ first (docs/methods.md §1 step 5): Nelder–Mead over `params` (default: φ_thresh, clusters
        * per point, Mahalanobis limit, min points per cluster) on the log's packets in
        * [startS, startS + seconds), minimising mean packet error + 2(1 − F1) of the slice
        * re-simulated in its own model; then the fit runs with the best θ. The job chain is
@@ -655,7 +658,7 @@ export interface ModelInfo {
 /** A stored terrain primitive (src-worker/primitives/primitive.ts), without its elements. */
 export interface PrimitiveInfo {
   id: number;
-  /** Class id and its name (the shrub and tree sizes of METHODS §3). */
+  /** Class id and its name (the shrub and tree sizes of docs/methods.md §3). */
   class: number;
   label: string;
   /** Box extents [length, width, height] (m). */
@@ -949,6 +952,7 @@ export interface Responses {
   'logs.timeline': Timeline;
   'logs.importFile': ImportStarted;
   'logs.importBytes': ImportStarted;
+  'formats.list': FormatCatalogue;
   'export.start': { job: JobInfo };
   'scenes.list': SceneInfo[];
   'scenes.delete': { deleted: boolean };

@@ -1,3 +1,6 @@
+// The format lists come from the ids the format registry is keyed by (src-worker/formats/registry.ts).
+import { EXPORT_FORMATS, LOG_FORMATS } from '../../src-common/formats';
+
 export const USAGE = `thicket — off-road lidar simulation, headless
 
 Usage:
@@ -10,7 +13,7 @@ Usage:
                          hybrid/voxel/mesh/neighbour simulators, evaluation): the JSON adds "table"
   thicket import FILE    --project FILE [--format F] [--profile ID] [--calibration FILE] [--poses FILE]
                          [--no-misses] [--name NAME] [--json]
-                         F: velodyne-pcap ouster-pcap ros2-db3 mcap kitti-bin pcd ply las
+                         F: ${LOG_FORMATS.join(' ')}
   thicket scene generate --project FILE [--kind offroad|hybrid-strip|cylinder-stand|rod-bench]
                          [--seed N] [--param key=value ...] [--name NAME] [--json]
   thicket scene list     --project FILE [--json]
@@ -53,7 +56,7 @@ Usage:
                          [--start x,y] [--goal x,y] [--report FILE.html] [--workers N] [--json]
                          costmaps and A* for each sensor × mount; --mounts: JSON list of
                          {height, pitchDeg, yawDeg, x, y}, or an object of lists (a sweep)
-  thicket export         --project FILE (--run ID | --log ID) --format pcd|ply|las|kitti|mcap --out PATH [--json]
+  thicket export         --project FILE (--run ID | --log ID) --format ${EXPORT_FORMATS.join('|')} --out PATH [--json]
   thicket profile import FILE [--project FILE] [--id ID] [--name NAME] [--json]
                          a calibration (ROS velodyne .yaml, Velodyne db.xml, Ouster .json) or a
                          Thicket profile .json → a profile, saved in the project when given;

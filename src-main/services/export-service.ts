@@ -10,15 +10,17 @@ import type { RunningJob } from '../jobs/job-runner';
 import { chunkBuffers } from '../../src-common/packets';
 import type { ExportLogInput } from '../../src-worker/tasks/export-log';
 import type { ServiceContext } from './service-context';
+import { formatCatalogue } from './format-catalogue';
 
-export function startExport(ctx: ServiceContext, req: ParsedRequest<'export.start'>): RunningJob {
+export async function startExport(ctx: ServiceContext, req: ParsedRequest<'export.start'>): Promise<RunningJob> {
   const session = ctx.requireSession();
   const { kind, id } = req.source;
   const info = kind === 'log' ? session.store.logs.get(id) : session.store.runs.get(id);
   if (!info) throw new ApiError('not_found', `no ${kind === 'log' ? 'drive log' : 'simulation run'} ${id} in this project`);
-  const dir = req.format === 'kitti' ? dirname(req.path.replace(/[\\/]+$/, '')) : dirname(req.path);
+  const folder = (await formatCatalogue(ctx.pool)).export.find((f) => f.id === req.format)!.folder;
+  const dir = folder ? dirname(req.path.replace(/[\\/]+$/, '')) : dirname(req.path);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ApiError('bad_input', `${req.path}: the folder ${dir} does not exist`);
-  if (req.path.endsWith('.thicket') || (req.format !== 'kitti' && existsSync(req.path) && statSync(req.path).isDirectory())) {
+  if (req.path.endsWith('.thicket') || (!folder && existsSync(req.path) && statSync(req.path).isDirectory())) {
     throw new ApiError('bad_input', `${req.path}: choose a ${req.format.toUpperCase()} file name, not a folder or a project`);
   }
   const chunks = [...(kind === 'log' ? session.store.logs.chunks(id) : session.store.runs.chunks(id))];

@@ -1,17 +1,17 @@
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ApiError } from '../api/contract';
 import { type LogFormat } from '../../src-common/formats';
 import type { JobSpec, RunningJob } from '../jobs/job-runner';
 import type { ImportLogInput, ImportLogSummary } from '../../src-worker/tasks/import-log';
-import { DETECT_HEAD_BYTES } from '../../src-worker/formats/detect';
-import { detectLogFormat } from '../../src-worker/formats/log-formats';
-import { CalibrationError, importCalibration } from '../../src-worker/sensors/calibration';
+import type { PrepareImportInput, PrepareImportResult } from '../../src-worker/tasks/prepare-import';
 import type { SensorProfile } from '../../src-common/sensor-profile';
 import type { ProjectSession } from './project-session';
 import type { EventBus } from './event-bus';
 import { resolveProfileForUse } from './profiles-service';
-import { parsePosesText } from './import-poses';
+
+/** The first bytes of an upload that format detection looks at (the registry reads no more). */
+const UPLOAD_HEAD_BYTES = 1024;
 
 export interface ImportRequest {
   name?: string;
@@ -31,25 +31,28 @@ export interface ImportRequest {
 
 /**
  * Start importing a drive log. Everything that can be checked before decoding is checked first
- * (format, profile, calibration, poses file), so a wrong file fails at once, before any job or
- * row exists. The log row then exists from the start in state 'importing' (so a host killed
- * mid-import leaves a row that the next open removes); chunks are written as the worker streams
- * them; success marks it ready, failure or cancel deletes it.
+ * (format, profile, calibration, poses file) by a short worker task, so a wrong file fails at
+ * once, before any job or row exists. The log row then exists from the start in state
+ * 'importing' (so a host killed mid-import leaves a row that the next open removes); chunks are
+ * written as the worker streams them; success marks it ready, failure or cancel deletes it.
  */
-export function startImport(session: ProjectSession, events: EventBus, req: ImportRequest): RunningJob {
+export async function startImport(session: ProjectSession, events: EventBus, req: ImportRequest): Promise<RunningJob> {
   const name = req.name ?? (req.path ? basename(req.path) : 'scan');
   let bytes = req.bytes;
   // Transfer only a buffer the array owns entirely; otherwise copy once.
   if (bytes && (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength)) bytes = bytes.slice();
   const calibration = req.calibration ?? (req.calibrationPath ? readText(req.calibrationPath) : null);
-  const head = bytes ? bytes.subarray(0, DETECT_HEAD_BYTES) : readHead(req.path!);
-  const format = req.format ?? detectLogFormat(name, head, { ousterMetadata: calibration !== null && /\.json$/i.test(calibration.name) });
-  if (!format) {
-    throw new ApiError('bad_input', `${name}: unknown file type (Thicket reads Velodyne and Ouster pcaps, ROS 2 .db3 and MCAP bags, KITTI .bin, PCD, PLY and LAS/LAZ; choose a format explicitly if the extension is unusual)`);
-  }
-  if (format === 'ouster-pcap' && !calibration) {
-    throw new ApiError('bad_input', `${name}: an Ouster capture needs its metadata JSON (give it as the calibration)`);
-  }
+  const poses = req.poses ?? (req.posesPath ? readText(req.posesPath) : null);
+  const checks: PrepareImportInput = {
+    name,
+    ...(bytes ? { head: bytes.slice(0, UPLOAD_HEAD_BYTES) } : { path: req.path }),
+    ...(req.format ? { format: req.format } : {}),
+    calibration,
+    poses,
+  };
+  const prepared = (await session.runner.runTransient('prepare-import', checks)).result as PrepareImportResult;
+  if (!prepared.ok) throw new ApiError(prepared.code, prepared.message);
+  const format: LogFormat = prepared.format;
 
   // The decoding profile: a calibration file wins over a named profile.
   let profile: SensorProfile | null = null;
@@ -58,16 +61,8 @@ export function startImport(session: ProjectSession, events: EventBus, req: Impo
     profile = resolveProfileForUse(session.store, req.profileId);
     profileId = profile.id;
   }
-  if (calibration && format !== 'ouster-pcap') {
-    try {
-      profile = importCalibration(calibration.text, calibration.name).profile;
-    } catch (e) {
-      if (e instanceof CalibrationError) throw new ApiError('bad_input', e.message);
-      throw e;
-    }
-  }
-  const poses = req.poses ?? (req.posesPath ? readText(req.posesPath) : null);
-  const parsedPoses = poses ? parsePosesText(poses.text, poses.name) : null;
+  if (prepared.calibrationProfile) profile = prepared.calibrationProfile;
+  const parsedPoses = prepared.poses;
 
   const stored = new Int32Array(new SharedArrayBuffer(4));
   const input: ImportLogInput = {
@@ -77,7 +72,7 @@ export function startImport(session: ProjectSession, events: EventBus, req: Impo
     format,
     profile,
     rebuildMisses: req.rebuildMisses,
-    ousterMetadata: format === 'ouster-pcap' ? calibration : null,
+    metadata: prepared.metadata,
     poses: parsedPoses,
     stored,
   };
@@ -147,23 +142,5 @@ function readText(path: string): { name: string; text: string } {
     return { name: basename(path), text: readFileSync(path, 'utf8') };
   } catch (e) {
     throw fileError(path, e);
-  }
-}
-
-function readHead(path: string): Uint8Array {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (e) {
-    throw fileError(path, e);
-  }
-  try {
-    const head = new Uint8Array(DETECT_HEAD_BYTES);
-    const n = readSync(fd, head, 0, head.byteLength, 0);
-    return head.subarray(0, n);
-  } catch (e) {
-    throw fileError(path, e);
-  } finally {
-    closeSync(fd);
   }
 }

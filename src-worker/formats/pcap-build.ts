@@ -1,4 +1,4 @@
-/** Builders of synthetic pcap and pcapng files (link layers, IPv4, UDP) for decoder tests. */
+/** Builders of synthetic pcap and pcapng files (link layers, IPv4, UDP): decoder tests and fuzz samples. */
 export interface Frame {
   time: number;
   /** Link-layer frame bytes. */

@@ -14,6 +14,7 @@
  */
 import { DecodeError } from './decode-error';
 import { poseRotationMatrix, rollPitchYawToQuaternion, rotationMatrixToQuaternion } from '../geometry/pose';
+import type { FuzzTarget } from './fuzz-target';
 
 export interface PosesFile {
   kind: 'kitti' | 'csv' | 'tum';
@@ -192,7 +193,7 @@ export function encodeKittiPoses(poses: ArrayLike<number>): string {
 }
 
 /** Small valid inputs for the fuzz harness (the file's text as bytes). */
-export const FUZZ_TARGETS: { name: string; sample: () => Uint8Array; decode: (bytes: Uint8Array) => unknown }[] = [
+export const FUZZ_TARGETS: FuzzTarget[] = [
   {
     name: 'poses kitti',
     sample: () => new TextEncoder().encode(encodeKittiPoses([0, 0, 0, 0, 0, 0, 1, 0.25, -0.01, 0.008, 0.0006, -0.0012, 0.00008, 1, 0.5, 0.006, -0.0005, 0.0008, -0.0019, 0.0002, 1])),

@@ -1,6 +1,8 @@
 /** Every task the worker can run, by name. Add a task here and a kind in src-main/jobs. */
 import { importLog } from './import-log';
 import { exportLog } from './export-log';
+import { prepareImport } from './prepare-import';
+import { formatCatalogueTask } from './format-catalogue';
 import { displayCloudTask } from './display-cloud';
 import { spin, sumArray } from './diagnostics';
 import { generateScene } from './generate-scene';
@@ -18,6 +20,8 @@ import { composeSceneTask } from './compose-scene';
 export const TASKS = {
   'import-log': importLog,
   'export-log': exportLog,
+  'prepare-import': prepareImport,
+  'format-catalogue': formatCatalogueTask,
   'display-cloud': displayCloudTask,
   spin,
   'sum-array': sumArray,

@@ -1,6 +1,6 @@
 /**
  * ROS 2 bags in the SQLite storage (rosbag2 'sqlite3', *.db3): the messages of a user's bag file
- * as BagMessages, in time order, for formats/ros2/ros2-packets.ts.
+ * as BagMessages, in time order, for the .db3 format (formats/ros2/ros2-db3-format.ts).
  *
  * The file is opened read-only (`fileMustExist`, so a wrong path never creates an empty
  * database) and the messages are stepped through one row at a time, so a bag larger than memory
@@ -10,15 +10,11 @@ import Database from 'better-sqlite3';
 import { basename } from 'node:path';
 import { DecodeError } from '../formats/decode-error';
 import type { DecodedPacket, DecodeContext, LogSourceInfo } from '../formats/log-source';
-import { normalizeRosType, ros2Packets, type BagMessage, type Ros2PacketOptions } from '../formats/ros2/ros2-packets';
-import { ROS2_DECODED_TYPES } from '../formats/ros2/index';
+import type { BagMessage, Ros2PacketOptions } from '../formats/ros2/ros2-packets';
+import type { BagDatabase, Db3Topic } from '../formats/ros2/bag-database';
+import { bagPackets } from '../formats/ros2/ros2-db3-format';
 
-export interface Db3Topic {
-  name: string;
-  type: string;
-  serializationFormat: string;
-  messageCount: number;
-}
+export type { Db3Topic } from '../formats/ros2/bag-database';
 
 /** Opens a .db3 read-only, turning SQLite's complaints into a DecodeError naming the file. */
 function openBag(path: string): Database.Database {
@@ -94,19 +90,15 @@ export function* db3Messages(path: string, opts: { topics?: readonly string[] } 
   }
 }
 
-/**
- * A .db3 bag as DecodedPackets. Only the topics ros2Packets reads (points, tf, odometry) are
- * fetched, so a bag's camera images are never loaded.
- */
+/** A .db3 file as the BagDatabase the format's descriptor reads (ros2/ros2-db3-format.ts). */
+export function openDb3Bag(path: string): BagDatabase {
+  return { name: basename(path), topics: () => db3Topics(path), messages: (opts) => db3Messages(path, opts) };
+}
+
+/** A .db3 bag as DecodedPackets (the descriptor's stream over openDb3Bag). */
 export function db3Packets(
   path: string,
   opts: Omit<Ros2PacketOptions, 'name' | 'format'> & { name?: string; ctx?: DecodeContext },
 ): Generator<DecodedPacket, LogSourceInfo, void> {
-  const all = db3Topics(path);
-  const topics = all.filter((t) => ROS2_DECODED_TYPES.has(normalizeRosType(t.type))).map((t) => t.name);
-  if (topics.length === 0) {
-    const seen = all.map((t) => `${t.name} (${t.type})`).join(', ') || 'none';
-    throw new DecodeError(basename(path), `no point cloud, tf or odometry topics; topics in the bag: ${seen}`);
-  }
-  return ros2Packets(db3Messages(path, { topics }), { ...opts, name: opts.name ?? basename(path), format: 'ros2-db3' });
+  return bagPackets(openDb3Bag(path), opts);
 }

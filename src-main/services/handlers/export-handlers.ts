@@ -3,6 +3,6 @@ import { startExport } from '../export-service';
 
 export function exportHandlers(ctx: ServiceContext): Pick<Handlers, 'export.start'> {
   return {
-    'export.start': (req) => ({ job: startExport(ctx, req).job }),
+    'export.start': async (req) => ({ job: (await startExport(ctx, req)).job }),
   };
 }

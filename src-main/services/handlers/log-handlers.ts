@@ -2,8 +2,9 @@ import { ApiError } from '../../api/contract';
 import type { Handlers, ServiceContext } from '../service-context';
 import { startImport } from '../import-service';
 import { loadCloud, loadTimeline, logSource } from '../cloud-views';
+import { formatCatalogue } from '../format-catalogue';
 
-type LogMethods = 'logs.list' | 'logs.get' | 'logs.delete' | 'logs.cloud' | 'logs.timeline' | 'logs.importFile' | 'logs.importBytes';
+type LogMethods = 'logs.list' | 'logs.get' | 'logs.delete' | 'logs.cloud' | 'logs.timeline' | 'logs.importFile' | 'logs.importBytes' | 'formats.list';
 
 export function logHandlers(ctx: ServiceContext): Pick<Handlers, LogMethods> {
   const get = (id: number) => {
@@ -22,13 +23,14 @@ export function logHandlers(ctx: ServiceContext): Pick<Handlers, LogMethods> {
     },
     'logs.cloud': (req) => loadCloud(ctx.requireSession(), logSource(ctx.requireSession(), req.id, get(req.id).createdAt), req),
     'logs.timeline': ({ id, maxPoses }) => loadTimeline(ctx.requireSession(), logSource(ctx.requireSession(), id, get(id).createdAt), maxPoses),
-    'logs.importFile': (req) => {
-      const { job } = startImport(ctx.requireSession(), ctx.events, req);
+    'logs.importFile': async (req) => {
+      const { job } = await startImport(ctx.requireSession(), ctx.events, req);
       return { job };
     },
-    'logs.importBytes': (req) => {
-      const { job } = startImport(ctx.requireSession(), ctx.events, req);
+    'logs.importBytes': async (req) => {
+      const { job } = await startImport(ctx.requireSession(), ctx.events, req);
       return { job };
     },
+    'formats.list': () => formatCatalogue(ctx.pool),
   };
 }

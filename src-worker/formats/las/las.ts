@@ -18,6 +18,7 @@ import { countNonFinite, relativeTimes, ringsFrom, type DecodedCloud } from '../
 import { encodeLas } from './las-encode';
 import { LAS_FORMAT_SIZE, LAS_GPS_OFFSET, parseLasHeader, type LasExtraBytes, type LasHeader } from './las-header';
 import { decodeLazRecords, validateLaz } from './laz';
+import type { FuzzTarget } from '../fuzz-target';
 
 export { initLaz, lazHeapBytes, lazReady } from './laz';
 
@@ -155,7 +156,7 @@ export { LAS_FORMAT_SIZE };
  * there is no LAZ encoder to build a sample in code, and real files may not be copied into the
  * repo; test/unit/formats/las.test.ts fuzzes a LAZ built from a shared real file instead.
  */
-export const FUZZ_TARGETS: { name: string; sample: () => Uint8Array; decode: (bytes: Uint8Array) => unknown }[] = [
+export const FUZZ_TARGETS: FuzzTarget[] = [
   {
     name: 'las 1.4 format 6',
     sample: () => encodeLas(fuzzCloud(), {}),

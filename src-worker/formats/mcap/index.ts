@@ -7,6 +7,7 @@ import { encodeTfMessage, TF_MESSAGE_TYPE } from '../ros2/tf-messages';
 import { buildMcap } from './mcap-build';
 import { mcapMessages, mcapPackets } from './mcap-source';
 import { POINT_CLOUD2_SCHEMA, TF_MESSAGE_SCHEMA } from './ros2msg-schemas';
+import type { FuzzTarget } from '../fuzz-target';
 
 export { mcapMessages, mcapPackets, isMcap, MCAP_MAGIC, type McapReadSummary, type McapMessageOptions } from './mcap-source';
 export { McapLogWriter, encodeMcapLog, type McapLogWriterOptions, type McapWriteSummary } from './mcap-writer';
@@ -33,7 +34,7 @@ function sampleMcap(compression: 'lz4' | 'zstd' | 'none', crc = true): Uint8Arra
 }
 
 /** Decoders for the fuzz script: each must return or throw DecodeError on any bytes. */
-export const FUZZ_TARGETS: { name: string; sample: () => Uint8Array; decode: (bytes: Uint8Array) => unknown }[] = [
+export const FUZZ_TARGETS: FuzzTarget[] = [
   ...(['lz4', 'zstd', 'none'] as const).flatMap((c) => [
     { name: `mcap reader (${c})`, sample: () => sampleMcap(c), decode: (b: Uint8Array) => [...mcapMessages(memorySource('fuzz.mcap', b))].length },
     { name: `mcap → packets (${c})`, sample: () => sampleMcap(c), decode: (b: Uint8Array) => [...mcapPackets(memorySource('fuzz.mcap', b), { profile: null })].length },

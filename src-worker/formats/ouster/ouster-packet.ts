@@ -1,6 +1,7 @@
 import { DecodeError } from '../decode-error';
 import type { DecodeContext, DecodedPacket, LogSourceInfo } from '../log-source';
 import { parseOusterMetadata, type OusterMetadata, type OusterUdpProfile } from './ouster-metadata';
+import type { FuzzTarget } from '../fuzz-target';
 
 /**
  * Ouster lidar UDP packets (OS0/OS1/OS2, legacy firmware and fw 2.x+ "eUDP" profiles), as the
@@ -510,7 +511,7 @@ export function sampleOusterPacket(meta: OusterMetadata, frameId = 7, firstColum
   return encodeOusterLidarPacket(fmt, cols, { frameId, initId: meta.initId ?? 0, serial: meta.serial ? Number(meta.serial) : 0 });
 }
 
-function packetTarget(profile: OusterUdpProfile): { name: string; sample: () => Uint8Array; decode: (bytes: Uint8Array) => unknown } {
+function packetTarget(profile: OusterUdpProfile): FuzzTarget {
   let meta: OusterMetadata | null = null;
   const m = (): OusterMetadata => (meta ??= parseOusterMetadata(sampleOusterMetadataJson(profile), 'fuzz.json'));
   return {
@@ -527,8 +528,8 @@ function packetTarget(profile: OusterUdpProfile): { name: string; sample: () => 
   };
 }
 
-/** Decoder entries for the lead's mutation fuzzer: each decode returns or throws DecodeError. */
-export const FUZZ_TARGETS: { name: string; sample: () => Uint8Array; decode: (bytes: Uint8Array) => unknown }[] = [
+/** Decoders for the fuzzer (the format's descriptor lists them): each decode returns or throws DecodeError. */
+export const FUZZ_TARGETS: FuzzTarget[] = [
   packetTarget('LEGACY'),
   packetTarget('RNG19_RFL8_SIG16_NIR16'),
   packetTarget('RNG19_RFL8_SIG16_NIR16_DUAL'),

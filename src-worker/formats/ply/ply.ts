@@ -8,6 +8,7 @@ import { DecodeError } from '../decode-error';
 import { countNonFinite, relativeTimes, ringsFrom, type DecodedCloud } from '../decoded-cloud';
 import { encodePly } from './ply-encode';
 import { parsePlyHeader, PLY_TYPE_SIZE, type PlyElement, type PlyHeader, type PlyProperty, type PlyType } from './ply-header';
+import type { FuzzTarget } from '../fuzz-target';
 
 /** Property names the decoder picks up, lower-cased, in order of preference. */
 const NAMES = {
@@ -310,7 +311,7 @@ function parseNumber(s: string, fail: () => DecodeError): number {
 }
 
 /** Small valid inputs for the fuzz harness: each format, with every optional channel. */
-export const FUZZ_TARGETS: { name: string; sample: () => Uint8Array; decode: (bytes: Uint8Array) => unknown }[] = (
+export const FUZZ_TARGETS: FuzzTarget[] = (
   ['binary_little_endian', 'binary_big_endian', 'ascii'] as const
 ).map((format) => ({
   name: `ply ${format}`,

@@ -7,7 +7,7 @@ import { POINT_CLOUD2_TYPE, decodePointCloud2, encodePointCloud2, pointCloud2Ray
 import { VELODYNE_SCAN_TYPE, decodeVelodyneScan, encodeVelodyneScan } from './velodyne-scan';
 import type { MessagePlace } from './cdr';
 import { ros2Packets } from './ros2-packets';
-import { builtinProfile } from '../../sensors/builtins';
+import { builtinProfile } from '../../../src-common/builtin-profiles';
 
 export { ros2Packets, normalizeRosType, scanPacketTimes, type BagMessage, type Ros2PacketOptions } from './ros2-packets';
 export { decodeVelodyneScan, encodeVelodyneScan, VELODYNE_SCAN_TYPE, type VelodyneScan, type VelodyneScanPacket } from './velodyne-scan';
@@ -15,6 +15,7 @@ export {
   decodePointCloud2, encodePointCloud2, encodePointCloud2Raw, pointCloud2Rays, POINT_CLOUD2_TYPE, EXPORT_FIELDS, PointFieldType,
   type PointCloud2, type PointField, type CloudRays, type CloudToEncode,
 } from './point-cloud2';
+import type { FuzzTarget } from '../fuzz-target';
 export { decodeTfMessage, encodeTfMessage, decodeOdometry, encodeOdometry, TF_MESSAGE_TYPE, ODOMETRY_TYPE, type StampedTransform } from './tf-messages';
 export { toRosTime, type MessagePlace, type RosHeader } from './cdr';
 export { PoseSeries } from './pose-interpolation';
@@ -66,7 +67,7 @@ function sampleTf(): Uint8Array {
 }
 
 /** Decoders for the fuzz script: each must return or throw DecodeError on any bytes. */
-export const FUZZ_TARGETS: { name: string; sample: () => Uint8Array; decode: (bytes: Uint8Array) => unknown }[] = [
+export const FUZZ_TARGETS: FuzzTarget[] = [
   { name: 'ros2 VelodyneScan', sample: sampleVelodyneScan, decode: (b) => decodeVelodyneScan(b, FUZZ_PLACE) },
   { name: 'ros2 PointCloud2', sample: samplePointCloud2, decode: (b) => pointCloud2Rays(decodePointCloud2(b, FUZZ_PLACE)) },
   { name: 'ros2 TFMessage', sample: sampleTf, decode: (b) => decodeTfMessage(b, FUZZ_PLACE) },

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../../../src-main/api/contract';
 import { EXPORT_FORMATS } from '../../../src-common/formats';
-import { EXPORT_FORMATS as WORKER_EXPORT_FORMATS } from '../../../src-worker/tasks/export-log';
+import { EXPORT_FORMAT_REGISTRY } from '../../../src-worker/formats/registry';
 import { createAppServices, type AppServices } from '../../../src-main/services/app-services';
 import { decodePcd } from '../../../src-worker/formats/pcd/pcd';
 import { HAS_SHARED_DATA, dataFile } from '../../helpers/shared-data';
@@ -35,7 +35,7 @@ async function exported(req: { source: { kind: 'log' | 'run'; id: number }; form
 }
 
 it('the API and the worker list the same export formats', () => {
-  expect([...WORKER_EXPORT_FORMATS]).toEqual([...EXPORT_FORMATS]);
+  expect(Object.keys(EXPORT_FORMAT_REGISTRY)).toEqual([...EXPORT_FORMATS]);
 });
 
 describe.skipIf(!HAS_SHARED_DATA)('export a Velodyne log', () => {

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { DecodeError } from '../../../src-worker/formats/decode-error';
 import type { DecodedCloud } from '../../../src-worker/formats/decoded-cloud';
 import { decodeCloud } from '../../../src-worker/formats/detect';
-import { decodeKittiBin } from '../../../src-worker/formats/kitti/kitti-bin';
-import { decodePcd } from '../../../src-worker/formats/pcd/pcd';
 import { encodePcd } from '../../../src-worker/formats/pcd/pcd-encode';
+import { LOG_FORMAT_REGISTRY } from '../../../src-worker/formats/registry';
 import { expectConsistent, sampleCloud } from './helpers';
 import { mutate, seededRandom, type MutationKind } from './mutate';
+import { fuzzTarget } from './fuzz-run';
 
 const RUNS = 2000;
 
@@ -34,21 +34,22 @@ function fuzz(valid: Uint8Array, decode: (b: Uint8Array) => DecodedCloud, seed: 
 
 describe('fuzz: every mutation decodes consistently or throws DecodeError', () => {
   const cloud = sampleCloud(40, 7);
-  it('kitti-bin', () => {
-    const valid = new Uint8Array(160 * 4);
-    new Float32Array(valid.buffer).set(Float32Array.from({ length: 160 }, (_, i) => Math.sin(i) * 50));
-    const t = fuzz(valid, (b) => decodeKittiBin(b, 'f.bin'), 1);
-    expect(t.ok).toBeGreaterThan(100);
-    expect(t.rejected).toBeGreaterThan(100);
-  });
-
-  for (const [data, seed] of [['ascii', 2], ['binary', 3], ['binary_compressed', 4]] as const) {
-    it(`pcd ${data}`, () => {
-      const t = fuzz(encodePcd(cloud, data), (b) => decodePcd(b, 'f.pcd'), seed);
+  // The registry's KITTI and PCD targets (seeds 1, 2, 3, 4), each cloud checked for consistency.
+  const clouds = [...LOG_FORMAT_REGISTRY['kitti-bin'].fuzz, ...LOG_FORMAT_REGISTRY.pcd.fuzz];
+  clouds.forEach((target, k) => {
+    it(target.name, () => {
+      const t = fuzz(target.sample(), (b) => target.decode(b) as DecodedCloud, 1 + k);
       expect(t.ok).toBeGreaterThan(100);
       expect(t.rejected).toBeGreaterThan(100);
     });
-  }
+  });
+
+  it('ouster-pcap: a whole capture through datagrams and packets', () => {
+    const target = LOG_FORMAT_REGISTRY['ouster-pcap'].fuzz.find((t) => t.name === 'ouster-pcap')!;
+    const tally = fuzzTarget(target.sample(), target.decode, 400, RUNS);
+    expect(tally.ok).toBeGreaterThan(0);
+    expect(tally.rejected).toBeGreaterThan(0);
+  });
 
   it('decodeCloud with detection', () => {
     const valid = encodePcd(cloud, 'binary');

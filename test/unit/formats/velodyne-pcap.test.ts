@@ -8,9 +8,7 @@ import { velodynePcapPackets } from '../../../src-worker/formats/velodyne/velody
 import { rebuildMisses } from '../../../src-worker/formats/rebuild-misses';
 import { unpackChunk } from '../../../src-worker/formats/packed-rays';
 import type { PacketChunk } from '../../../src-common/packets';
-import { detectLogFormat, LOG_FORMAT_IDS } from '../../../src-worker/formats/log-formats';
-import { LOG_FORMATS } from '../../../src-common/formats';
-import { builtinProfile } from '../../../src-worker/sensors/builtins';
+import { builtinProfile } from '../../../src-common/builtin-profiles';
 import { DATA_DIR, HAVE_DATA, decodeErrorOf } from './helpers';
 import { buildPcap, ethernet, ipv4Udp } from '../../../src-worker/formats/pcap-build';
 
@@ -164,24 +162,5 @@ describe('Velodyne capture errors', () => {
     p[1204] = 0x37;
     const bytes = buildPcap([{ time: 1, data: ethernet(ipv4Udp(p, { dst: 2368 })) }]);
     expect(decodeErrorOf(() => collect(memorySource('c.pcap', bytes))).message).toMatch(/VLP-32C at byte \d+: no built-in profile .*--calibration/);
-  });
-});
-
-describe('log formats', () => {
-  it('the worker and the API list the same formats', () => {
-    expect([...LOG_FORMAT_IDS].sort()).toEqual([...LOG_FORMATS].sort());
-  });
-  it('recognises files by magic bytes before extensions', () => {
-    const head = (s: string | number[]) => (typeof s === 'string' ? new TextEncoder().encode(s) : Uint8Array.from(s));
-    expect(detectLogFormat('x.bin', head([0xd4, 0xc3, 0xb2, 0xa1]))).toBe('velodyne-pcap');
-    expect(detectLogFormat('x.bin', head([0xd4, 0xc3, 0xb2, 0xa1]), { ousterMetadata: true })).toBe('ouster-pcap');
-    expect(detectLogFormat('x', head([0x0a, 0x0d, 0x0d, 0x0a]))).toBe('velodyne-pcap');
-    expect(detectLogFormat('x', head([0x89, 0x4d, 0x43, 0x41, 0x50, 0x30]))).toBe('mcap');
-    expect(detectLogFormat('bag', head('SQLite format 3\0'))).toBe('ros2-db3');
-    expect(detectLogFormat('a.laz', head('LASF'))).toBe('las');
-    expect(detectLogFormat('s', head('ply\nformat ascii 1.0\n'))).toBe('ply');
-    expect(detectLogFormat('s.pcd', head('# .PCD v0.7\nVERSION 0.7\n'))).toBe('pcd');
-    expect(detectLogFormat('000000.bin', head([1, 2, 3, 4]))).toBe('kitti-bin');
-    expect(detectLogFormat('notes.txt', head('hello'))).toBeNull();
   });
 });

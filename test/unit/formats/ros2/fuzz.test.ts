@@ -1,17 +1,16 @@
 /**
- * Fuzz: 2,000 mutations of each ROS 2 / MCAP FUZZ_TARGETS sample must decode or throw
- * DecodeError (never another error, a hang or a huge allocation). The lead's script runs the
- * same targets with 10,000 mutations.
+ * Fuzz: 2,000 mutations of each sample of the ROS 2 bag formats' fuzz targets (.db3 messages,
+ * MCAP) must decode or throw DecodeError (never another error, a hang or a huge allocation).
+ * `npm run fuzz` runs the same targets with 10,000 mutations.
  */
 import { describe, expect, it } from 'vitest';
-import { FUZZ_TARGETS as ROS2_TARGETS } from '../../../../src-worker/formats/ros2/index';
-import { FUZZ_TARGETS as MCAP_TARGETS } from '../../../../src-worker/formats/mcap/index';
+import { LOG_FORMAT_REGISTRY } from '../../../../src-worker/formats/registry';
 import { fuzzTarget } from '../fuzz-run';
 
 const RUNS = 2000;
 
 describe('fuzz: ROS 2 message codecs and MCAP', () => {
-  [...ROS2_TARGETS, ...MCAP_TARGETS].forEach((t, i) => {
+  [...LOG_FORMAT_REGISTRY['ros2-db3'].fuzz, ...LOG_FORMAT_REGISTRY.mcap.fuzz].forEach((t, i) => {
     it(`${t.name}: ${RUNS} mutations decode or throw DecodeError`, () => {
       const sample = t.sample();
       // The unmutated sample decodes.

@@ -1,0 +1,103 @@
+/**
+ * What an import checks before any job or log row exists, so a wrong file fails at once: the
+ * file's format (detected from its first bytes and name by the format registry unless given),
+ * a calibration the format cannot do without, the calibration parsed into a profile, and the
+ * poses file parsed (a bad row names its line). Bad input is answered, not thrown, so the host
+ * can give it back with its error code.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import type { LogFormat } from '../../src-common/formats';
+import type { SensorProfile } from '../../src-common/sensor-profile';
+import { DecodeError } from '../formats/decode-error';
+import { parsePosesFile } from '../formats/poses-file';
+import { DETECT_HEAD_BYTES, detectLogFormat, logFormat } from '../formats/registry';
+import { CalibrationError, importCalibration } from '../sensors/calibration';
+
+export interface PrepareImportInput {
+  /** Display name, used in errors. */
+  name: string;
+  /** A file on this machine, whose first bytes are read here, or */
+  path?: string;
+  /** the first bytes of an upload. */
+  head?: Uint8Array;
+  /** Given by the user: not detected. */
+  format?: LogFormat;
+  calibration: { name: string; text: string } | null;
+  poses: { name: string; text: string } | null;
+}
+
+export type PrepareImportResult =
+  | {
+      ok: true;
+      format: LogFormat;
+      /** The calibration as a profile (null without one, or when it is the format's own metadata). */
+      calibrationProfile: SensorProfile | null;
+      /** The calibration when the format takes it as its metadata (an Ouster JSON). */
+      metadata: { name: string; text: string } | null;
+      poses: { name: string; times: Float64Array | null; poses: Float64Array } | null;
+    }
+  | { ok: false; code: 'bad_input' | 'not_found'; message: string };
+
+class BadInput extends Error {
+  constructor(
+    readonly code: 'bad_input' | 'not_found',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function prepareImport(input: PrepareImportInput): PrepareImportResult {
+  try {
+    return prepare(input);
+  } catch (e) {
+    if (e instanceof BadInput) return { ok: false, code: e.code, message: e.message };
+    if (e instanceof CalibrationError || e instanceof DecodeError) return { ok: false, code: 'bad_input', message: e.message };
+    throw e;
+  }
+}
+
+function prepare(input: PrepareImportInput): PrepareImportResult {
+  const { name, calibration } = input;
+  const head = input.head ?? readHead(input.path!);
+  const id = input.format ?? detectLogFormat(name, head, { jsonCalibration: calibration !== null && /\.json$/i.test(calibration.name) });
+  if (!id) {
+    throw new BadInput('bad_input', `${name}: unknown file type (Thicket reads Velodyne and Ouster pcaps, ROS 2 .db3 and MCAP bags, KITTI .bin, PCD, PLY and LAS/LAZ; choose a format explicitly if the extension is unusual)`);
+  }
+  const metadataNeed = logFormat(id).calibrationIsMetadata;
+  if (metadataNeed && !calibration) throw new BadInput('bad_input', `${name}: ${metadataNeed.missing} (give it as the calibration)`);
+  const calibrationProfile = calibration && !metadataNeed ? importCalibration(calibration.text, calibration.name).profile : null;
+  const poses = input.poses ? parsePosesFile(input.poses.text, input.poses.name) : null;
+  return {
+    ok: true,
+    format: id,
+    calibrationProfile,
+    metadata: metadataNeed ? calibration : null,
+    poses: poses && input.poses ? { name: input.poses.name, times: poses.times, poses: poses.poses } : null,
+  };
+}
+
+function fileError(path: string, e: unknown): BadInput {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new BadInput('not_found', `${path}: no such file`);
+  if (code === 'EISDIR') return new BadInput('bad_input', `${path}: is a folder, not a file`);
+  return new BadInput('bad_input', `${path}: cannot read (${code ?? (e as Error).message})`);
+}
+
+function readHead(path: string): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (e) {
+    throw fileError(path, e);
+  }
+  try {
+    const head = new Uint8Array(DETECT_HEAD_BYTES);
+    const n = readSync(fd, head, 0, head.byteLength, 0);
+    return head.subarray(0, n);
+  } catch (e) {
+    throw fileError(path, e);
+  } finally {
+    closeSync(fd);
+  }
+}
