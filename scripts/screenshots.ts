@@ -87,8 +87,6 @@ async function jobsPanel(page: Page, expanded: boolean): Promise<void> {
   const panel = page.getByTestId('jobs-panel');
   if ((await panel.count()) === 0) return;
   if ((await panel.getAttribute('data-expanded')) !== String(expanded)) await panel.locator('button[aria-expanded]').first().click();
-  await page.waitForTimeout(200);
-  log(`jobs panel expanded: ${await panel.getAttribute('data-expanded')}`);
 }
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -99,10 +97,12 @@ async function shot(page: Page, name: string): Promise<void> {
   log(`${path} (${Math.round(statSync(path).size / 1024)} KB)`);
 }
 
-/** Navigates by hash (the router's history) and waits for the page's root element. */
-async function go(page: Page, url: string, hash: string, testId: string): Promise<void> {
+/** Navigates by hash (the router's history), waits for the page's root element, and opens the
+ * jobs panel only where the screenshot is meant to show it. */
+async function go(page: Page, url: string, hash: string, testId: string, jobs = false): Promise<void> {
   await page.goto(`${url.replace(/#.*$/, '')}#${hash}`);
   await page.getByTestId(testId).first().waitFor({ timeout: 30_000 });
+  await jobsPanel(page, jobs);
 }
 
 async function main(): Promise<void> {
@@ -133,19 +133,20 @@ async function main(): Promise<void> {
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     const page = context.pages()[0] ?? (await context.newPage());
+    // Start every page with the jobs panel folded, so viewports get their final size before
+    // their first frame (they redraw only when the camera moves); go() opens it where wanted.
+    await page.addInitScript(() => localStorage.setItem('thicket.jobsPanel', 'collapsed'));
     page.on('pageerror', (e) => log(`page error: ${String(e)}`));
     await page.goto(started.url);
     await page.getByTestId('project-name').waitFor({ timeout: 30_000 });
 
     // 3. One screenshot per page.
-    await go(page, started.url, '/projects', 'create-project');
+    await go(page, started.url, '/projects', 'create-project', true);
     await shot(page, 'projects');
 
-    await go(page, started.url, '/logs', 'log-row');
-    await jobsPanel(page, true);
+    await go(page, started.url, '/logs', 'log-row', true);
     await shot(page, 'drive-logs');
 
-    await jobsPanel(page, false); // the pages below get the whole window
     await go(page, started.url, '/logs/1', 'log-view');
     await viewportReady(page);
     await shot(page, 'log-view');
