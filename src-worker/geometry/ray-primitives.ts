@@ -1,14 +1,15 @@
 /**
- * Ray–primitive tests on plain numbers and typed arrays (no objects, no allocation): the
- * reference implementations of what the scene query (src-worker/scene/) inlines in its loops,
- * and what its brute-force oracle calls directly.
+ * Ray–primitive tests on plain numbers and typed arrays (no allocation): the named predicates the
+ * scene's reference walk (scene/reference-walk.ts) and its brute-force oracle are built from. The
+ * WebAssembly kernel (scene/kernel/kernel.h) mirrors each, operation for operation, so both give
+ * the same answers bit for bit.
  *
  * Rays: origin o, direction d (unit for distances in metres; the formulas hold for any d ≠ 0,
  * with t then in units of |d|).
  */
 
 /**
- * Two-sided Möller–Trumbore ray–triangle test. The triangle is v[o..o+8] (v0, v1, v2).
+ * Two-sided Möller–Trumbore ray–triangle test (kernel.h ray_triangle: the same operations). The triangle is v[o..o+8] (v0, v1, v2).
  * On a hit with t in (tmin, tmax] writes out[0] = t, out[1] = u, out[2] = v (barycentrics of
  * v1 and v2; the point is (1−u−v)·v0 + u·v1 + v·v2) and returns true.
  */
@@ -37,30 +38,43 @@ export function rayTriangle(
   return true;
 }
 
-/** Inverse direction for the slab test: a zero component maps to a huge finite value (no NaN from 0·∞). */
-export function safeInverse(d: number): number {
-  return d !== 0 ? 1 / d : 1 / d < 0 ? -1e300 : 1e300;
+/** Inverse direction that is finite for a zero component (no NaN from 0·∞ in the slab test). */
+export function inverseDirection(d: number): number {
+  return d !== 0 ? 1 / d : 1e300;
 }
 
 /**
- * Slab test of the ray against the box b[o..o+5] = (minx, miny, minz, maxx, maxy, maxz) with a
- * precomputed inverse direction (safeInverse). Returns the entry distance clamped to tmin, or
- * NaN when the ray misses the box within [tmin, tmax].
+ * A ray prepared for slab tests against many boxes: per axis the inverse direction i, the origin
+ * term o·i, and which bound is the near plane (0: min, 3: max, offset into a box record).
  */
-export function rayBox(
-  ox: number, oy: number, oz: number, ix: number, iy: number, iz: number,
-  b: ArrayLike<number>, o: number, tmin: number, tmax: number,
-): number {
-  let t0 = (b[o]! - ox) * ix, t1 = (b[o + 3]! - ox) * ix;
-  let near = t0 < t1 ? t0 : t1, far = t0 < t1 ? t1 : t0;
-  t0 = (b[o + 1]! - oy) * iy; t1 = (b[o + 4]! - oy) * iy;
-  if (t0 > t1) { const s = t0; t0 = t1; t1 = s; }
-  if (t0 > near) near = t0;
-  if (t1 < far) far = t1;
-  t0 = (b[o + 2]! - oz) * iz; t1 = (b[o + 5]! - oz) * iz;
-  if (t0 > t1) { const s = t0; t0 = t1; t1 = s; }
-  if (t0 > near) near = t0;
-  if (t1 < far) far = t1;
+export class RaySlabs {
+  ix = 0.0; iy = 0.0; iz = 0.0;
+  oxi = 0.0; oyi = 0.0; ozi = 0.0;
+  nx = 0; ny = 1; nz = 2;
+
+  set(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): this {
+    const ix = inverseDirection(dx), iy = inverseDirection(dy), iz = inverseDirection(dz);
+    this.ix = ix; this.iy = iy; this.iz = iz;
+    this.oxi = ox * ix; this.oyi = oy * iy; this.ozi = oz * iz;
+    this.nx = ix >= 0 ? 0 : 3; this.ny = iy >= 0 ? 1 : 4; this.nz = iz >= 0 ? 2 : 5;
+    return this;
+  }
+}
+
+/**
+ * Slab test of a prepared ray against the box b[o..o+5] = (minx, miny, minz, maxx, maxy, maxz):
+ * the entry distance clamped to tmin, or NaN when the ray misses the box within [tmin, tmax].
+ * Each plane's distance is B·i − o·i (the kernel's float test, kernel.h test4, is a conservative
+ * bound of exactly this).
+ */
+export function slabEntry(b: ArrayLike<number>, o: number, s: RaySlabs, tmin: number, tmax: number): number {
+  let near = b[o + s.nx]! * s.ix - s.oxi, far = b[o + 3 - s.nx]! * s.ix - s.oxi;
+  const ny = b[o + s.ny]! * s.iy - s.oyi, fy = b[o + 5 - s.ny]! * s.iy - s.oyi;
+  const nz = b[o + s.nz]! * s.iz - s.ozi, fz = b[o + 7 - s.nz]! * s.iz - s.ozi;
+  if (ny > near) near = ny;
+  if (fy < far) far = fy;
+  if (nz > near) near = nz;
+  if (fz < far) far = fz;
   if (near < tmin) near = tmin;
   if (far > tmax) far = tmax;
   return near <= far ? near : NaN;
@@ -112,9 +126,11 @@ export function precisionFromCholesky(l: ArrayLike<number>, o: number, out: Floa
 /**
  * The ray against a Gaussian (μ, P = Σ⁻¹) in the Mahalanobis sense (seed 000 eq. 1–3), with
  * μ at g[o..o+2] and P's upper entries (xx, xy, xz, yy, yz, zz) at g[o+3..o+8]. Writes
- *   out[0] = t* = dᵀP(μ−o) / dᵀPd   the point of minimum Mahalanobis distance along the ray,
- *   out[1] = the minimum Mahalanobis distance √((μ−o)ᵀP(μ−o) − (dᵀP(μ−o))² / dᵀPd),
- *   out[2] = σ_t² = 1 / dᵀPd        (eq. 2; μ_t = σ_t² dᵀP(μ−o) = t*, eq. 3).
+ *   out[0] = t* = dᵀP(μ−o) / dᵀPd        the point of minimum Mahalanobis distance along the ray,
+ *   out[1] = m² = (μ−o)ᵀP(μ−o) − dᵀP(μ−o)·t*   the squared minimum distance (rounding may leave it
+ *            a hair below 0: clamp before a square root; compare it with a squared limit as is),
+ *   out[2] = σ_t² = 1 / dᵀPd             (eq. 2; μ_t = t*, eq. 3).
+ * The kernel's ray_gaussian (kernel.h) computes the same operations in the same order.
  */
 export function rayGaussian(
   ox: number, oy: number, oz: number, dx: number, dy: number, dz: number,
@@ -129,9 +145,8 @@ export function rayGaussian(
   const dPd = dx * pdx + dy * pdy + dz * pdz;
   const dPe = ex * pdx + ey * pdy + ez * pdz;
   const ePe = ex * (p00 * ex + p01 * ey + p02 * ez) + ey * (p01 * ex + p11 * ey + p12 * ez) + ez * (p02 * ex + p12 * ey + p22 * ez);
-  const varT = 1 / dPd;
-  const m2 = ePe - dPe * dPe * varT;
-  out[0] = dPe * varT;
-  out[1] = m2 > 0 ? Math.sqrt(m2) : 0;
-  out[2] = varT;
+  const t = dPe / dPd;
+  out[0] = t;
+  out[1] = ePe - dPe * t;
+  out[2] = 1 / dPd;
 }

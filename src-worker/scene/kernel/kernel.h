@@ -1,6 +1,14 @@
 /*
  * What the kernel's C files share (see ray-kernel.c for the whole picture): the scene as laid
- * out by ray-kernel.ts, the 4-wide node, and the conservative SIMD box test.
+ * out by ray-kernel.ts, the 4-wide node, the conservative SIMD box test, the instance transform,
+ * the element tests and the two depth-first descents (nearest first, and in no order) that the
+ * walks are built from.
+ *
+ * Each element test here has a twin in the JS reference walk (scene/reference-walk.ts, built from
+ * geometry/ray-primitives.ts and scene/instance-frame.ts) doing the same double operations in the
+ * same order, which is why the two answer bit for bit alike. A new kind of scene element is
+ * written once here (its test beside ray_triangle / ray_gaussian, and element_met) and once in
+ * the reference (ReferenceWalk.met); see docs/design.md, "Scenes and the ray kernel".
  */
 #ifndef THICKET_RAY_KERNEL_H
 #define THICKET_RAY_KERNEL_H
@@ -8,6 +16,9 @@
 #include <wasm_simd128.h>
 
 #define EXPORT __attribute__((visibility("default")))
+/* The descents below take their box test as a function pointer: forced inline, the pointer is a
+ * constant at each call and the test is inlined too (no indirect call in the hot loop). */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
 /* Per-thread state: each instance over the shared memory has its own (ray-kernel.c). */
 #define THREAD _Thread_local
 
@@ -117,12 +128,12 @@ static inline void slab_axis(double o, double d, double m, v128_t* iv, v128_t* k
   *near = fi >= 0 ? 0 : 1;
 }
 
-/* The slabs of a ray whose distances of interest lie within ±reach. */
-static inline void slabs_of(Slabs* s, double ox, double oy, double oz, double dx, double dy, double dz, double reach) {
+/* The slabs of a ray (origin o, direction d) whose distances of interest lie within ±reach. */
+static inline void slabs_of(Slabs* s, const double* o, const double* d, double reach) {
   double m = reach * 9.5367431640625e-07 + 1e-30;
-  slab_axis(ox, dx, m, &s->ix, &s->knx, &s->kfx, &s->nx);
-  slab_axis(oy, dy, m, &s->iy, &s->kny, &s->kfy, &s->ny);
-  slab_axis(oz, dz, m, &s->iz, &s->knz, &s->kfz, &s->nz);
+  slab_axis(o[0], d[0], m, &s->ix, &s->knx, &s->kfx, &s->nx);
+  slab_axis(o[1], d[1], m, &s->iy, &s->kny, &s->kfy, &s->ny);
+  slab_axis(o[2], d[2], m, &s->iz, &s->knz, &s->kfz, &s->nz);
 }
 
 /* max(|tmin|, |tmax|): what the margin of slabs_of must cover. */
@@ -131,9 +142,10 @@ static inline double reach_of(double tmin, double tmax) {
   return a > b ? a : b;
 }
 
-/* Entry distances (lower bounds) of the ray into the four child boxes of `nd` within
- * [tmin, tmax]; returns the mask of boxes met and stores the entry distances in tn[4]. */
-static inline int test4(const Node4* nd, const Slabs* s, v128_t tmin, v128_t tmax, float* tn_out) {
+/* Entry distances (lower bounds) of the ray (slabs: a Slabs) into the four child boxes of `nd`
+ * within [tmin, tmax]; returns the mask of boxes met and stores the entry distances in tn[4]. */
+static inline int test4(const Node4* nd, const void* slabs, v128_t tmin, v128_t tmax, float* tn_out) {
+  const Slabs* s = slabs;
   v128_t tn = wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(s->nx ? nd->maxx : nd->minx), s->ix), s->knx);
   v128_t tf = wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(s->nx ? nd->minx : nd->maxx), s->ix), s->kfx);
   tn = wasm_f32x4_pmax(tn, wasm_f32x4_sub(wasm_f32x4_mul(wasm_v128_load(s->ny ? nd->maxy : nd->miny), s->iy), s->kny));
@@ -146,29 +158,51 @@ static inline int test4(const Node4* nd, const Slabs* s, v128_t tmin, v128_t tma
   return wasm_i32x4_bitmask(wasm_f32x4_le(tn, tf));
 }
 
-/* A ray in instance inst's frame: o_l = Rᵀ(o − t), d_l = Rᵀ d (only translated where the
- * rotation is the identity), as scene-bvh.ts moves it — the same operations. r = {o, d}. */
-static inline void instance_ray(int inst, const double* r, double* l) {
+/* Instance inst's primitive and the wide root of its tree (−1: none). */
+static inline int instance_primitive(int inst) { return g_scene.inst_ints[inst * INST_INTS]; }
+static inline int instance_root(int inst) { return g_scene.prim_root[instance_primitive(inst)]; }
+static inline int instance_rotated(int inst) { return !(g_scene.inst_ints[inst * INST_INTS + 3] & INST_IDENTITY_ROTATION); }
+
+/* A point into instance inst's frame, o_l = Rᵀ(o − t), and a direction, d_l = Rᵀ d (only
+ * translated / unchanged where the rotation is the identity): instance-frame.ts instanceRay's
+ * operations. */
+static inline void instance_point(int inst, const double* o, double* l) {
   const double* x = g_scene.inst_xform + inst * INST_FLOATS;
-  double px = r[0] - x[9], py = r[1] - x[10], pz = r[2] - x[11];
-  if (g_scene.inst_ints[inst * INST_INTS + 3] & INST_IDENTITY_ROTATION) {
+  double px = o[0] - x[9], py = o[1] - x[10], pz = o[2] - x[11];
+  if (!instance_rotated(inst)) {
     l[0] = px; l[1] = py; l[2] = pz;
-    l[3] = r[3]; l[4] = r[4]; l[5] = r[5];
     return;
   }
   l[0] = x[0] * px + x[3] * py + x[6] * pz;
   l[1] = x[1] * px + x[4] * py + x[7] * pz;
   l[2] = x[2] * px + x[5] * py + x[8] * pz;
-  l[3] = x[0] * r[3] + x[3] * r[4] + x[6] * r[5];
-  l[4] = x[1] * r[3] + x[4] * r[4] + x[7] * r[5];
-  l[5] = x[2] * r[3] + x[5] * r[4] + x[8] * r[5];
+}
+static inline void instance_dir(int inst, const double* d, double* l) {
+  const double* x = g_scene.inst_xform + inst * INST_FLOATS;
+  if (!instance_rotated(inst)) {
+    l[0] = d[0]; l[1] = d[1]; l[2] = d[2];
+    return;
+  }
+  l[0] = x[0] * d[0] + x[3] * d[1] + x[6] * d[2];
+  l[1] = x[1] * d[0] + x[4] * d[1] + x[7] * d[2];
+  l[2] = x[2] * d[0] + x[5] * d[1] + x[8] * d[2];
+}
+/* A ray r = {o, d} into instance inst's frame, l = {o_l, d_l}. */
+static inline void instance_ray(int inst, const double* r, double* l) {
+  instance_point(inst, r, l);
+  instance_dir(inst, r + 3, l + 3);
 }
 
-/* Two-sided Möller–Trumbore (ray-primitives.ts rayTriangle, scene-bvh.ts: the same operations in
- * the same order, for bit-identical answers). Returns 1 with t, u, v where the ray's line meets
- * triangle t9 (9 floats), 0 where it does not; the caller checks t's interval. */
-static inline int ray_triangle(const double* t9, double ox, double oy, double oz, double dx, double dy, double dz,
-                               double* t_out, double* u_out, double* v_out) {
+/* What a test measures of an element met: t, then u, v (triangle) or m², σ_t² (Gaussian). */
+typedef struct {
+  double t, a, b;
+} Measure;
+
+/* Two-sided Möller–Trumbore (ray-primitives.ts rayTriangle: the same operations in the same
+ * order, for bit-identical answers). Returns 1 with t, u, v where the ray's line meets triangle
+ * t9 (v0, e1, e2: 9 doubles), 0 where it does not; the caller checks t's interval. */
+static inline int ray_triangle(const double* t9, const double* o, const double* d, Measure* m) {
+  double ox = o[0], oy = o[1], oz = o[2], dx = d[0], dy = d[1], dz = d[2];
   double ax = t9[0], ay = t9[1], az = t9[2];
   double e1x = t9[3], e1y = t9[4], e1z = t9[5];
   double e2x = t9[6], e2y = t9[7], e2z = t9[8];
@@ -182,25 +216,80 @@ static inline int ray_triangle(const double* t9, double ox, double oy, double oz
   double qx = sy * e1z - sz * e1y, qy = sz * e1x - sx * e1z, qz = sx * e1y - sy * e1x;
   double v = (dx * qx + dy * qy + dz * qz) * idet;
   if (v < 0 || u + v > 1) return 0;
-  *t_out = (e2x * qx + e2y * qy + e2z * qz) * idet;
-  *u_out = u;
-  *v_out = v;
+  m->t = (e2x * qx + e2y * qy + e2z * qz) * idet;
+  m->a = u;
+  m->b = v;
   return 1;
 }
 
-/* The quadratic forms of a Gaussian (mean g[0..2], precision P = g[3..8]) along a ray, as
- * ray-primitives.ts rayGaussian computes them: d·Pd, d·Pe and e·Pe with e = μ − o (seed 000
- * eq. 1: t* = dPe / dPd, minimum squared Mahalanobis distance ePe − dPe²/dPd). */
-static inline void gaussian_forms(const double* g, double ox, double oy, double oz, double dx, double dy, double dz,
-                                  double* dPd, double* dPe, double* ePe) {
-  double ex = g[0] - ox, ey = g[1] - oy, ez = g[2] - oz;
-  double p00 = g[3], p01 = g[4], p02 = g[5], p11 = g[6], p12 = g[7], p22 = g[8];
-  double pdx = p00 * dx + p01 * dy + p02 * dz;
-  double pdy = p01 * dx + p11 * dy + p12 * dz;
-  double pdz = p02 * dx + p12 * dy + p22 * dz;
-  *dPd = dx * pdx + dy * pdy + dz * pdz;
-  *dPe = ex * pdx + ey * pdy + ez * pdz;
-  *ePe = ex * (p00 * ex + p01 * ey + p02 * ez) + ey * (p01 * ex + p11 * ey + p12 * ez) + ez * (p02 * ex + p12 * ey + p22 * ez);
+/* P v for the symmetric P = (xx, xy, xz, yy, yz, zz); a · b. */
+static inline void sym3_times(const double* p, const double* v, double* out) {
+  out[0] = p[0] * v[0] + p[1] * v[1] + p[2] * v[2];
+  out[1] = p[1] * v[0] + p[3] * v[1] + p[4] * v[2];
+  out[2] = p[2] * v[0] + p[4] * v[1] + p[5] * v[2];
+}
+static inline double dot3(const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+/* A Gaussian (mean g[0..2], precision P = g[3..8]) along a ray, as ray-primitives.ts rayGaussian
+ * computes it (seed 000 eq. 1): t* = dPe / dPd with e = μ − o, m² = ePe − dPe·t* (the squared
+ * minimum Mahalanobis distance; rounding may leave it a hair below 0), σ_t² = 1 / dPd. */
+static inline void ray_gaussian(const double* g, const double* o, const double* d, Measure* m) {
+  const double e[3] = { g[0] - o[0], g[1] - o[1], g[2] - o[2] };
+  double pd[3], pe[3];
+  sym3_times(g + 3, d, pd);
+  sym3_times(g + 3, e, pe);
+  double dPd = dot3(d, pd), dPe = dot3(e, pd), ePe = dot3(e, pe);
+  double t = dPe / dPd;
+  m->t = t;
+  m->a = ePe - dPe * t;
+  m->b = 1 / dPd;
+}
+
+/* Whether the ray (o, d, in the element's frame) meets element e with t in (tmin, tmax] — a
+ * triangle it crosses, a Gaussian it passes with m² below limit2 — with its measure in m
+ * (reference-walk.ts met). */
+static inline int element_met(int triangle, int e, const double* o, const double* d, double tmin, double tmax, double limit2, Measure* m) {
+  if (triangle) {
+    if (!ray_triangle(g_scene.tv + 9 * e, o, d, m)) return 0;
+  } else {
+    ray_gaussian(g_scene.gauss + e * GAUSS_STRIDE, o, d, m);
+    if (m->a >= limit2) return 0;
+  }
+  return m->t > tmin && m->t <= tmax;
+}
+
+/* Whether primitive p's elements are triangles (mesh, ground) rather than Gaussians. */
+static inline int triangle_kind(int p) {
+  int kind = g_scene.prim_kind[p];
+  return kind == KIND_SURFACE || kind == KIND_GROUND;
+}
+
+/* The nearest triangle met so far along one ray (inst −1: none yet; t: the bound). */
+typedef struct {
+  double t, u, v;
+  int inst, tri;
+} Nearest;
+
+/* Triangle tri (t9) of instance inst against one ray: replaces best where met with t in
+ * (tmin, best->t] (of equal t the later: the order the walks visit in decides ties). */
+static inline int nearer_triangle(const double* t9, int tri, int inst, const double* o, const double* d, double tmin, Nearest* best) {
+  Measure m;
+  if (!ray_triangle(t9, o, d, &m) || !(m.t > tmin && m.t <= best->t)) return 0;
+  best->t = m.t;
+  best->u = m.a;
+  best->v = m.b;
+  best->inst = inst;
+  best->tri = tri;
+  return 1;
+}
+
+/* A leaf code's elements (or tlas_refs entries): first ≤ i < end. */
+typedef struct {
+  int first, end;
+} Range;
+static inline Range leaf_range(int n) {
+  int code = -n - 1;
+  Range r = { code >> 4, (code >> 4) + (code & 15) };
+  return r;
 }
 
 /* Pushes the met children farthest first and returns the nearest (visited next, no push).
@@ -227,6 +316,109 @@ static inline int order(const Node4* nd, int mask, const float* tn, int* stack, 
     (*sp)++;
   }
   return ci[m - 1];
+}
+
+/*
+ * Depth-first descents, one leaf at a time: the caller visits each leaf the descent returns and
+ * hands it back to get the next, until WALK_DONE.
+ *
+ *   NodeStack st = descent(root, stack_arrays);
+ *   for (int n = WALK_START; (n = nearest_leaf(n, &st, test4, &slabs, vmin, bound)) != WALK_DONE;) … leaf n …
+ *
+ * nearest_leaf (closest surface, beam): nearer children first, the others pushed with their
+ * entry distances and culled when popped beyond `bound` (the best hit so far: it may shrink
+ * between leaves). any_leaf (collect): every met child, no order, no culling.
+ */
+enum { WALK_START = -1, WALK_DONE = 0x7fffffff };
+
+/* A descent's pending nodes (and, nearest first, their entry distances). */
+typedef struct {
+  int* node;
+  float* entry;
+  int sp;
+} NodeStack;
+
+/* A box test: the mask of nd's children met within [vmin, vmax], their entry distances in tn. */
+typedef int (*ChildTest)(const Node4* nd, const void* slabs, v128_t vmin, v128_t vmax, float* tn);
+
+/* The arrays of a descent's stack (DESCENT_STACK entries each), in the thread's scratch block
+ * (a walk's *_bind), not in TLS, which would put their zeros into the module's TLS image. */
+enum { DESCENT_STACK = 1024 };
+typedef struct {
+  int* node;
+  float* entry;
+} StackArrays;
+
+/* Bytes of n stacks; binding n stacks at `scratch` (returns the bytes after them). */
+static inline int stacks_bytes(int n) { return n * DESCENT_STACK * 8; }
+static inline char* bind_stacks(char* scratch, StackArrays* stacks, int n) {
+  for (int i = 0; i < n; i++, scratch += 8 * DESCENT_STACK) {
+    stacks[i].node = (int*)scratch;
+    stacks[i].entry = (float*)(scratch + 4 * DESCENT_STACK);
+  }
+  return scratch;
+}
+
+/* A descent from `root`: its stack holds the root alone (entered at −∞: never culled). */
+static inline NodeStack descent(int root, StackArrays arrays) {
+  NodeStack st = { arrays.node, arrays.entry, 1 };
+  st.node[0] = root;
+  st.entry[0] = -3.4e38f;
+  return st;
+}
+
+/* The next instance with a tree in an instance-tree leaf's range (advancing it): its index and
+ * *root, the wide root of its primitive's tree; −1 when the range is done. */
+static inline int next_instance(Range* r, int* root) {
+  while (r->first < r->end) {
+    int inst = g_scene.tlas_refs[r->first++];
+    *root = instance_root(inst);
+    if (*root >= 0) return inst;
+  }
+  return -1;
+}
+
+/* The next leaf of a nearest-first descent after n (WALK_START, or the leaf just visited). */
+ALWAYS_INLINE int nearest_leaf(int n, NodeStack* st, ChildTest test, const void* slabs, v128_t vmin, double bound) {
+  const v128_t vmax = wasm_f32x4_splat(up(bound));
+  float tn[4];
+  for (;;) {
+    if (n >= 0) {
+      const Node4* nd = g_scene.nodes + n;
+      int mask = test(nd, slabs, vmin, vmax, tn);
+      if (mask) {
+        n = order(nd, mask, tn, st->node, st->entry, &st->sp);
+        if (n < 0) return n;
+        continue;
+      }
+    }
+    /* Next: the nearest pending node that can still beat the bound. */
+    do {
+      if (st->sp == 0) return WALK_DONE;
+      st->sp--;
+    } while ((double)st->entry[st->sp] > bound);
+    n = st->node[st->sp];
+    if (n < 0) return n;
+  }
+}
+
+/* The next leaf of an unordered descent after n (WALK_START, or the leaf just visited). */
+ALWAYS_INLINE int any_leaf(int n, NodeStack* st, const Slabs* s, v128_t vmin, v128_t vmax) {
+  float tn[4];
+  for (;;) {
+    while (n >= 0) {
+      /* Go on with the first met child; the others wait. */
+      const Node4* nd = g_scene.nodes + n;
+      int mask = test4(nd, s, vmin, vmax, tn);
+      if (!mask) break;
+      n = nd->child[__builtin_ctz(mask)];
+      for (mask &= mask - 1; mask; mask &= mask - 1) st->node[st->sp++] = nd->child[__builtin_ctz(mask)];
+      if (n < 0) return n;
+    }
+    if (st->sp == 0) return WALK_DONE;
+    n = st->node[--st->sp];
+    if (n < 0) return n;
+  }
 }
 
 #endif

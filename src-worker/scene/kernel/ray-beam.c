@@ -19,25 +19,18 @@
  */
 #include "kernel.h"
 
-enum { BEAM_MAX = 32, BEAM_STACK = 1024 };
+enum { BEAM_MAX = 32 };
 
 static THREAD double* b_dirs;    /* 3 × BEAM_MAX: the caller's directions (world) */
 static THREAD HitRecord* b_out;  /* BEAM_MAX answers */
-static THREAD int* b_stack;      /* descent stacks: instance tree, then primitive tree */
-static THREAD float* b_stack_t;
-static THREAD int* b_bstack;
-static THREAD float* b_bstack_t;
+static THREAD StackArrays b_stacks[2]; /* descent stacks: instance tree, then primitive tree */
 
-int beam_scratch_bytes(void) { return 3 * BEAM_MAX * 8 + BEAM_MAX * (int)sizeof(HitRecord) + 4 * BEAM_STACK * 4; }
+int beam_scratch_bytes(void) { return 3 * BEAM_MAX * 8 + BEAM_MAX * (int)sizeof(HitRecord) + stacks_bytes(2); }
 
 void beam_bind(char* scratch) {
   b_dirs = (double*)scratch;
   b_out = (HitRecord*)(scratch + 3 * BEAM_MAX * 8);
-  char* s = scratch + 3 * BEAM_MAX * 8 + BEAM_MAX * sizeof(HitRecord);
-  b_stack = (int*)s;
-  b_stack_t = (float*)(s + 4 * BEAM_STACK);
-  b_bstack = (int*)(s + 8 * BEAM_STACK);
-  b_bstack_t = (float*)(s + 12 * BEAM_STACK);
+  bind_stacks(scratch + 3 * BEAM_MAX * 8 + BEAM_MAX * sizeof(HitRecord), b_stacks, 2);
 }
 
 EXPORT void* rk_beam_dirs(void) { return b_dirs; }
@@ -47,14 +40,13 @@ EXPORT void* rk_beam_out(void) { return b_out; }
 typedef struct {
   int count;
   double tmin, reach;
-  double best[BEAM_MAX], u[BEAM_MAX], v[BEAM_MAX];
-  int inst[BEAM_MAX], tri[BEAM_MAX];
+  Nearest ray[BEAM_MAX];
   double far; /* the largest best: no ray's hit can improve beyond it */
 } Beam;
 
 static inline double largest_best(const Beam* b) {
-  double m = b->best[0];
-  for (int k = 1; k < b->count; k++) m = b->best[k] > m ? b->best[k] : m;
+  double m = b->ray[0].t;
+  for (int k = 1; k < b->count; k++) m = b->ray[k].t > m ? b->ray[k].t : m;
   return m;
 }
 
@@ -109,7 +101,8 @@ static void beam_slabs(BeamSlabs* s, const double* o, const double* d, int count
 
 /* Lower bounds of the union's entry into the four child boxes within [tmin, tmax]; returns the
  * mask of boxes it may meet and stores the entry bounds in tn[4]. */
-static inline int beam_test4(const Node4* nd, const BeamSlabs* s, v128_t tmin, v128_t tmax, float* tn_out) {
+static inline int beam_test4(const Node4* nd, const void* slabs, v128_t tmin, v128_t tmax, float* tn_out) {
+  const BeamSlabs* s = slabs;
   const float* planes[3][2] = { { nd->minx, nd->maxx }, { nd->miny, nd->maxy }, { nd->minz, nd->maxz } };
   v128_t tn = tmin, tf = tmax;
   for (int a = 0; a < 3; a++) {
@@ -132,50 +125,21 @@ static inline int beam_test4(const Node4* nd, const BeamSlabs* s, v128_t tmin, v
   return wasm_i32x4_bitmask(wasm_f32x4_le(tn, tf));
 }
 
-/* One primitive's tree for the whole beam, in its frame: origin o, axis a, directions d (3 each).
- * Updates the rays' bests (ties: the later triangle, as rk_closest). */
-static void beam_blas(Beam* b, int root, int inst, double ox, double oy, double oz, const double* d) {
+/* One primitive's tree for the whole beam, in instance inst's frame: origin o, directions d (3
+ * each). Updates the rays' bests (ties: the later triangle, as rk_closest). */
+static void beam_blas(Beam* b, int root, int inst, const double* o, const double* d) {
   BeamSlabs s;
-  const double o[3] = { ox, oy, oz };
   beam_slabs(&s, o, d, b->count, b->reach);
   const v128_t vmin = wasm_f32x4_splat(down(b->tmin));
-  float tn[4];
-  int sp = 0, n = root;
-  for (;;) {
-    if (n >= 0) {
-      const Node4* nd = g_scene.nodes + n;
-      int mask = beam_test4(nd, &s, vmin, wasm_f32x4_splat(up(b->far)), tn);
-      if (mask) {
-        n = order(nd, mask, tn, b_bstack, b_bstack_t, &sp);
-        continue;
-      }
-    } else {
-      int code = -n - 1, first = code >> 4, end = first + (code & 15), improved = 0;
-      for (int tri = first; tri < end; tri++) {
-        const double* t9 = g_scene.tv + 9 * tri;
-        for (int k = 0; k < b->count; k++) {
-          double t, u, v;
-          if (!ray_triangle(t9, ox, oy, oz, d[3 * k], d[3 * k + 1], d[3 * k + 2], &t, &u, &v)) continue;
-          if (t > b->tmin && t <= b->best[k]) {
-            b->best[k] = t;
-            b->inst[k] = inst;
-            b->tri[k] = tri;
-            b->u[k] = u;
-            b->v[k] = v;
-            improved = 1;
-          }
-        }
-      }
-      if (improved) b->far = largest_best(b);
+  NodeStack st = descent(root, b_stacks[1]);
+  for (int n = WALK_START; (n = nearest_leaf(n, &st, beam_test4, &s, vmin, b->far)) != WALK_DONE;) {
+    Range r = leaf_range(n);
+    int improved = 0;
+    for (int tri = r.first; tri < r.end; tri++) {
+      const double* t9 = g_scene.tv + 9 * tri;
+      for (int k = 0; k < b->count; k++) improved |= nearer_triangle(t9, tri, inst, o, d + 3 * k, b->tmin, &b->ray[k]);
     }
-    for (;;) {
-      if (sp == 0) return;
-      sp--;
-      if ((double)b_bstack_t[sp] <= b->far) {
-        n = b_bstack[sp];
-        break;
-      }
-    }
+    if (improved) b->far = largest_best(b);
   }
 }
 
@@ -187,8 +151,8 @@ EXPORT int rk_closest_beam(double ox, double oy, double oz, int count, double tm
   b.reach = reach_of(tmin, tmax);
   b.far = tmax;
   for (int k = 0; k < count; k++) {
-    b.best[k] = tmax;
-    b.inst[k] = -1;
+    b.ray[k].t = tmax;
+    b.ray[k].inst = -1;
   }
   /* One walk pays for a narrow beam (within 20° of its mean direction); the entry bounds of
    * two-way axes need tmin ≥ 0 (beam_slabs). */
@@ -234,57 +198,25 @@ EXPORT int rk_closest_beam(double ox, double oy, double oz, int count, double tm
   const double o[3] = { ox, oy, oz };
   beam_slabs(&s, o, b_dirs, count, b.reach);
   const v128_t vmin = wasm_f32x4_splat(down(tmin));
-  double ld[3 * BEAM_MAX];
-  float tn[4];
-  int sp = 0, n = g_scene.root_surface;
-  for (;;) {
-    if (n >= 0) {
-      const Node4* nd = g_scene.nodes + n;
-      int m = beam_test4(nd, &s, vmin, wasm_f32x4_splat(up(b.far)), tn);
-      if (m) {
-        n = order(nd, m, tn, b_stack, b_stack_t, &sp);
-        continue;
-      }
-    } else {
-      int code = -n - 1, first = code >> 4, end = first + (code & 15);
-      for (int q = first; q < end; q++) {
-        int inst = g_scene.tlas_refs[q];
-        const int* ii = g_scene.inst_ints + inst * INST_INTS;
-        const double* x = g_scene.inst_xform + inst * INST_FLOATS;
-        int root = g_scene.prim_root[ii[0]];
-        if (root < 0) continue;
-        double px = ox - x[9], py = oy - x[10], pz = oz - x[11];
-        if (ii[3] & INST_IDENTITY_ROTATION) {
-          beam_blas(&b, root, inst, px, py, pz, b_dirs);
-        } else {
-          /* o_l = Rᵀ(o − t), d_l = Rᵀ d for every ray (as rk_closest). */
-          for (int k = 0; k < count; k++) {
-            const double* d = b_dirs + 3 * k;
-            ld[3 * k] = x[0] * d[0] + x[3] * d[1] + x[6] * d[2];
-            ld[3 * k + 1] = x[1] * d[0] + x[4] * d[1] + x[7] * d[2];
-            ld[3 * k + 2] = x[2] * d[0] + x[5] * d[1] + x[8] * d[2];
-          }
-          beam_blas(&b, root, inst, x[0] * px + x[3] * py + x[6] * pz, x[1] * px + x[4] * py + x[7] * pz, x[2] * px + x[5] * py + x[8] * pz, ld);
-        }
-      }
-    }
-    for (;;) {
-      if (sp == 0) goto done;
-      sp--;
-      if ((double)b_stack_t[sp] <= b.far) {
-        n = b_stack[sp];
-        break;
-      }
+  double lo[3], ld[3 * BEAM_MAX];
+  NodeStack st = descent(g_scene.root_surface, b_stacks[0]);
+  for (int n = WALK_START; (n = nearest_leaf(n, &st, beam_test4, &s, vmin, b.far)) != WALK_DONE;) {
+    Range r = leaf_range(n);
+    for (int inst, root; (inst = next_instance(&r, &root)) >= 0;) {
+      /* The origin and every direction into the instance's frame (as rk_closest). */
+      instance_point(inst, o, lo);
+      for (int k = 0; k < count; k++) instance_dir(inst, b_dirs + 3 * k, ld + 3 * k);
+      beam_blas(&b, root, inst, lo, ld);
     }
   }
-done:
   for (int k = 0; k < count; k++) {
-    if (b.inst[k] < 0) {
+    const Nearest* h = &b.ray[k];
+    if (h->inst < 0) {
       b_out[k].inst = -1;
       continue;
     }
     const double* d = b_dirs + 3 * k;
-    fill_hit(&b_out[k], b.best[k], b.inst[k], b.tri[k], b.u[k], b.v[k], d[0], d[1], d[2]);
+    fill_hit(&b_out[k], h->t, h->inst, h->tri, h->u, h->v, d[0], d[1], d[2]);
     mask |= 1 << k;
   }
   return mask;

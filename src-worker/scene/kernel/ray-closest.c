@@ -3,75 +3,34 @@
  */
 #include "kernel.h"
 
-enum { STACK = 1024 };
-
 /* The last hit (inst −1 after a ray that met nothing). */
 static THREAD HitRecord g_hit;
 
-/* The two descent stacks (instance tree, primitive tree): node and entry distance, STACK each,
- * in the thread's scratch block (closest_bind), not in TLS, which would put their zeros into the
- * module's TLS image. */
-static THREAD int* s_tlas;
-static THREAD float* s_tlas_t;
-static THREAD int* s_blas;
-static THREAD float* s_blas_t;
+/* The descent stacks: instance tree, primitive tree. */
+static THREAD StackArrays s_stacks[2];
 
-int closest_scratch_bytes(void) { return 4 * STACK * 4; }
+int closest_scratch_bytes(void) { return stacks_bytes(2); }
 
-void closest_bind(char* scratch) {
-  s_tlas = (int*)scratch;
-  s_tlas_t = (float*)(scratch + 4 * STACK);
-  s_blas = (int*)(scratch + 8 * STACK);
-  s_blas_t = (float*)(scratch + 12 * STACK);
-}
+void closest_bind(char* scratch) { bind_stacks(scratch, s_stacks, 2); }
 
 EXPORT void* rk_hit(void) { return &g_hit; }
-EXPORT int rk_stack_size(void) { return STACK; }
+EXPORT int rk_stack_size(void) { return DESCENT_STACK; }
 
-/* Closest triangle of one primitive's tree (local frame), t in (tmin, best]; updates best and
- * g_hit.tri/u/v, returns whether it found one. */
-static int blas_closest(int root, double ox, double oy, double oz, double dx, double dy, double dz, double tmin, double reach, double* best_io) {
+/* The nearest triangle of instance inst's primitive tree (root) along the local ray l = {o, d},
+ * t in (tmin, best->t]: updates best. */
+static void blas_closest(int root, int inst, const double* l, double tmin, double reach, Nearest* best_io) {
+  /* Local copies: the compiler keeps them in registers across the leaf loops. */
+  const double o[3] = { l[0], l[1], l[2] }, d[3] = { l[3], l[4], l[5] };
+  Nearest best = *best_io;
   Slabs s;
-  slabs_of(&s, ox, oy, oz, dx, dy, dz, reach);
+  slabs_of(&s, o, d, reach);
   const v128_t vmin = wasm_f32x4_splat(down(tmin));
-  double best = *best_io;
-  float tn[4];
-  int found = 0, sp = 0, n = root;
-  for (;;) {
-    if (n >= 0) {
-      const Node4* nd = g_scene.nodes + n;
-      int mask = test4(nd, &s, vmin, wasm_f32x4_splat(up(best)), tn);
-      if (mask) {
-        n = order(nd, mask, tn, s_blas, s_blas_t, &sp);
-        continue;
-      }
-    } else {
-      int code = -n - 1, first = code >> 4, end = first + (code & 15);
-      for (int tri = first; tri < end; tri++) {
-        double t, u, v;
-        if (!ray_triangle(g_scene.tv + 9 * tri, ox, oy, oz, dx, dy, dz, &t, &u, &v)) continue;
-        if (t > tmin && t <= best) {
-          best = t;
-          found = 1;
-          g_hit.tri = tri;
-          g_hit.u = u;
-          g_hit.v = v;
-        }
-      }
-    }
-    /* Next: the nearest pending node that can still beat the best hit. */
-    for (;;) {
-      if (sp == 0) {
-        *best_io = best;
-        return found;
-      }
-      sp--;
-      if ((double)s_blas_t[sp] <= best) {
-        n = s_blas[sp];
-        break;
-      }
-    }
+  NodeStack st = descent(root, s_stacks[1]);
+  for (int n = WALK_START; (n = nearest_leaf(n, &st, test4, &s, vmin, best.t)) != WALK_DONE;) {
+    Range r = leaf_range(n);
+    for (int tri = r.first; tri < r.end; tri++) nearer_triangle(g_scene.tv + 9 * tri, tri, inst, o, d, tmin, &best);
   }
+  *best_io = best;
 }
 
 /* The hit record of triangle `tri` of instance `inst` met at t by world direction d: as
@@ -109,51 +68,21 @@ EXPORT int rk_closest(double ox, double oy, double oz, double dx, double dy, dou
   g_hit.inst = -1;
   if (g_scene.root_surface < 0 || !(tmax > tmin)) return 0;
   const double reach = reach_of(tmin, tmax);
+  const double w[6] = { ox, oy, oz, dx, dy, dz };
   Slabs s;
-  slabs_of(&s, ox, oy, oz, dx, dy, dz, reach);
+  slabs_of(&s, w, w + 3, reach);
   const v128_t vmin = wasm_f32x4_splat(down(tmin));
-  double best = tmax;
-  float tn[4];
-  int best_inst = -1, best_tri = -1;
-  double best_u = 0, best_v = 0;
-  int sp = 0, n = g_scene.root_surface;
-  for (;;) {
-    if (n >= 0) {
-      const Node4* nd = g_scene.nodes + n;
-      int mask = test4(nd, &s, vmin, wasm_f32x4_splat(up(best)), tn);
-      if (mask) {
-        n = order(nd, mask, tn, s_tlas, s_tlas_t, &sp);
-        continue;
-      }
-    } else {
-      int code = -n - 1, first = code >> 4, end = first + (code & 15);
-      const double w[6] = { ox, oy, oz, dx, dy, dz };
-      for (int k = first; k < end; k++) {
-        int inst = g_scene.tlas_refs[k];
-        int root = g_scene.prim_root[g_scene.inst_ints[inst * INST_INTS]];
-        if (root < 0) continue;
-        double l[6];
-        instance_ray(inst, w, l);
-        int found = blas_closest(root, l[0], l[1], l[2], l[3], l[4], l[5], tmin, reach, &best);
-        if (found) {
-          best_inst = inst;
-          best_tri = g_hit.tri;
-          best_u = g_hit.u;
-          best_v = g_hit.v;
-        }
-      }
-    }
-    for (;;) {
-      if (sp == 0) goto done;
-      sp--;
-      if ((double)s_tlas_t[sp] <= best) {
-        n = s_tlas[sp];
-        break;
-      }
+  Nearest best = { tmax, 0, 0, -1, -1 };
+  NodeStack st = descent(g_scene.root_surface, s_stacks[0]);
+  for (int n = WALK_START; (n = nearest_leaf(n, &st, test4, &s, vmin, best.t)) != WALK_DONE;) {
+    Range r = leaf_range(n);
+    for (int inst, root; (inst = next_instance(&r, &root)) >= 0;) {
+      double l[6];
+      instance_ray(inst, w, l);
+      blas_closest(root, inst, l, tmin, reach, &best);
     }
   }
-done:
-  if (best_inst < 0) return 0;
-  fill_hit(&g_hit, best, best_inst, best_tri, best_u, best_v, dx, dy, dz);
+  if (best.inst < 0) return 0;
+  fill_hit(&g_hit, best.t, best.inst, best.tri, best.u, best.v, dx, dy, dz);
   return 1;
 }

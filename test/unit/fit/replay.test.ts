@@ -53,7 +53,7 @@ function chunk(packets: { origin: number[]; dirs: number[][]; ranges: number[] }
   return c;
 }
 
-function replay(s: ModelScene, c: FitLogChunk, sizes: number[], mode: 'bundle' | 'single' | 'traverse'): ReplayCounts {
+function replay(s: ModelScene, c: FitLogChunk, sizes: number[], mode: 'collect' | 'reference' | 'traverse'): ReplayCounts {
   const counts = newReplayCounts(sizes[0]!, sizes[1]!, sizes[2]!);
   new Replayer(s, counts, OPTS, mode).replayChunk(c);
   return counts;
@@ -98,7 +98,7 @@ describe('hit probabilities by replaying the training rays', () => {
   const c = chunk(packets);
 
   it('counts the known pass-through fractions: p_hit = (h + a) / (h + m + a + b), ρ = m / (m + n), σ²_ground', () => {
-    const counts = replay(s, c, [2, 1, 1], 'bundle');
+    const counts = replay(s, c, [2, 1, 1], 'collect');
     expect(counts.ellipsoidHits[0]).toBe(300);
     expect(counts.ellipsoidMisses[0]).toBe(700); // 600 passed to the wall + 100 without a return
     const ground = counts.groundHits[0]! + counts.groundHits[1]!;
@@ -115,9 +115,9 @@ describe('hit probabilities by replaying the training rays', () => {
     expect(counts.groundHits[0]! > 0 ? pg[0] : pg[1]).toBeGreaterThan(0.8);
   });
 
-  it('gives the same counts walking in the kernel (bundle mode), singly in JS, or through the scene\'s ordered traverse()', () => {
-    const a = replay(s, c, [2, 1, 1], 'bundle');
-    expectSame(a, replay(s, c, [2, 1, 1], 'single'), 'single');
+  it('gives the same counts from the kernel\'s unordered walk, the reference walk, or the scene\'s ordered traverse()', () => {
+    const a = replay(s, c, [2, 1, 1], 'collect');
+    expectSame(a, replay(s, c, [2, 1, 1], 'reference'), 'reference');
     expectSame(a, replay(s, c, [2, 1, 1], 'traverse'), 'traverse');
   });
 
@@ -131,7 +131,7 @@ describe('hit probabilities by replaying the training rays', () => {
 
 describe('replay walks agree on random scenes', () => {
   for (const seed of [1, 2, 3]) {
-    it(`seed ${seed}: bundle = single = traverse, every count`, () => {
+    it(`seed ${seed}: collect = reference = traverse, every count`, () => {
       const r = new RandomStream(seed, 9);
       const tris = randomTriangles(r, 400, 30, 3);
       const e = randomGaussians(r, 300, 30, 1);
@@ -143,7 +143,7 @@ describe('replay walks agree on random scenes', () => {
         const origin = [(r.next() - 0.5) * 20, (r.next() - 0.5) * 20, (r.next() - 0.5) * 20];
         const dirs: number[][] = [], ranges: number[] = [];
         // Fans of rays around a few directions (coherent, like one laser's firings), some
-        // exactly axis-aligned or straddling an axis plane (bundles refused), some random.
+        // exactly axis-aligned or straddling an axis plane, some random.
         for (let f = 0; f < 6; f++) {
           const base = f === 0 ? [1, 0, 0] : f === 1 ? [0.3, 0.001, -1] : [r.normal(), r.normal(), r.normal()];
           for (let j = 0; j < 24; j++) {
@@ -155,11 +155,11 @@ describe('replay walks agree on random scenes', () => {
         packets.push({ origin, dirs, ranges });
       }
       const c = chunk(packets);
-      const a = replay(s, c, [400, 300, 300], 'bundle');
+      const a = replay(s, c, [400, 300, 300], 'collect');
       expect(a.rays).toBe(40 * 144);
       const visits = a.groundHits.reduce((x, y) => x + y, 0) + a.groundMisses.reduce((x, y) => x + y, 0) + a.ellipsoidMisses.reduce((x, y) => x + y, 0) + a.voxelPasses.reduce((x, y) => x + y, 0);
       expect(visits).toBeGreaterThan(500); // the scene is dense enough to test something
-      expectSame(a, replay(s, c, [400, 300, 300], 'single'), 'single');
+      expectSame(a, replay(s, c, [400, 300, 300], 'reference'), 'reference');
       expectSame(a, replay(s, c, [400, 300, 300], 'traverse'), 'traverse');
     });
   }

@@ -128,7 +128,7 @@ describe.skipIf(!rayKernelAvailable())('WebAssembly ray kernel', () => {
       const n = Math.hypot(d[0]!, d[1]!, d[2]!);
       rays.push(...o, d[0]! / n, d[1]! / n, d[2]! / n);
     }
-    expect(compare(data, new Float64Array(rays), (i) => (i % 7 === 0 ? 1 : 0), () => 60, 0.1)).toBeGreaterThan(1000); // 102 ties in 2,118 hits here: rays aimed along shared edges
+    expect(compare(data, new Float64Array(rays), (i) => (i % 7 === 0 ? 1 : 0), () => 60, 0.1)).toBeGreaterThan(1000); // 146 ties in 2,118 hits here: rays aimed along shared edges
   });
 
   it('threads share one layout: each instance adds only its own block, and interleaved walks do not disturb each other', () => {
