@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { requestSchemas } from '../../../src-main/api/contract';
-import { SITE_CLASS_NAMES } from '../../../src-common/classes';
 import { SCENE_KIND_SPECS, countWithShare, defaultParams, defaultSimulateForm, formatExtent, formatRunEstimate, formatShare, formatTrajectory, generateRequest, hasTrail, humanizeKey, profileOptions, runProfileLabel, sceneBounds, sceneFacts, sceneHeadline, simulateRequest, suggestedStart, withGroundTruthNames, type SimulateForm } from '../../../src-renderer/components/scenes/scene-format';
 
 describe('scene generation form', () => {
