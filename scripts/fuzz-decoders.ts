@@ -14,6 +14,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { fuzzTargets } from '../src-worker/formats/registry';
+import { fuzzSeed } from '../test/unit/formats/fuzz-run';
 
 const HANG_MS = 20_000;
 
@@ -60,7 +61,7 @@ if (isMainThread) {
 
 function runTarget(target: string, runs: number): Promise<Report> {
   return new Promise((resolve) => {
-    const seed = [...target].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+    const seed = fuzzSeed(target);
     const w = new Worker(fileURLToPath(import.meta.url), { workerData: { target, runs, seed }, execArgv: ['--import', 'tsx'] });
     const started = performance.now();
     let last = Date.now();

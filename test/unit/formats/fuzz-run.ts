@@ -1,8 +1,10 @@
 import { DecodeError } from '../../../src-worker/formats/decode-error';
 import { mutate, seededRandom, type MutationKind } from './mutate';
 
-/** What every FUZZ_TARGETS entry looks like. */
-export interface FuzzTarget { name: string; sample: () => Uint8Array; decode: (bytes: Uint8Array) => unknown }
+/** A target's seed, from its name: the unit tests and `npm run fuzz` draw the same mutations. */
+export function fuzzSeed(name: string): number {
+  return [...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+}
 
 /**
  * Decodes `runs` mutations of `valid`: each must return a value that passes `check`, or throw

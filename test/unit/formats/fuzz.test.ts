@@ -1,60 +1,53 @@
+/**
+ * Fuzz: every target of the format registry (each log format's and the poses files') gets RUNS
+ * seeded mutations of its valid sample; each must decode or throw DecodeError. A decoded cloud
+ * must be consistent, a poses file well formed. `npm run fuzz` runs the same targets with the
+ * same seeds and 10,000 mutations, so a failure here replays there (`--only NAME`).
+ */
 import { describe, expect, it } from 'vitest';
-import { DecodeError } from '../../../src-worker/formats/decode-error';
 import type { DecodedCloud } from '../../../src-worker/formats/decoded-cloud';
 import { decodeCloud } from '../../../src-worker/formats/detect';
 import { encodePcd } from '../../../src-worker/formats/pcd/pcd-encode';
-import { LOG_FORMAT_REGISTRY } from '../../../src-worker/formats/registry';
+import type { PosesFile } from '../../../src-worker/formats/poses-file';
+import { fuzzTargets } from '../../../src-worker/formats/registry';
 import { expectConsistent, sampleCloud } from './helpers';
-import { mutate, seededRandom, type MutationKind } from './mutate';
-import { fuzzTarget } from './fuzz-run';
+import { mutate, seededRandom } from './mutate';
+import { fuzzSeed, fuzzTarget } from './fuzz-run';
 
 const RUNS = 2000;
 
-/**
- * Decodes RUNS mutations of `valid`: each must return a consistent cloud or throw DecodeError.
- * Anything else fails with the seed and mutation kind, so the case can be replayed.
- */
-function fuzz(valid: Uint8Array, decode: (b: Uint8Array) => DecodedCloud, seed: number): Record<string, number> {
-  const rnd = seededRandom(seed);
-  const tally: Record<string, number> = { ok: 0, rejected: 0 };
-  for (let k = 0; k < RUNS; k++) {
-    const { bytes, kind } = mutate(valid, rnd);
-    let cloud: DecodedCloud;
-    try {
-      cloud = decode(bytes);
-    } catch (e) {
-      if (e instanceof DecodeError) { tally.rejected!++; continue; }
-      throw new Error(`run ${k} (seed ${seed}, ${kind as MutationKind}): ${String(e)}`, { cause: e });
+/** The invariants of what a target returns, by its shape: a cloud, a poses file, or anything. */
+function checkOutput(out: unknown): void {
+  if (out && typeof out === 'object' && 'xyz' in out && 'count' in out) expectConsistent(out as DecodedCloud);
+  if (out && typeof out === 'object' && 'poses' in out && out.poses instanceof Float64Array) {
+    const f = out as PosesFile;
+    expect(f.poses.length % 7).toBe(0);
+    if (f.times) expect(f.times.length).toBe(f.poses.length / 7);
+    for (let o = 0; o < f.poses.length; o += 7) {
+      expect(Math.abs(Math.hypot(f.poses[o + 3]!, f.poses[o + 4]!, f.poses[o + 5]!, f.poses[o + 6]!) - 1)).toBeLessThan(1e-12);
     }
-    tally.ok!++;
-    expectConsistent(cloud);
   }
-  return tally;
 }
 
-describe('fuzz: every mutation decodes consistently or throws DecodeError', () => {
+describe('fuzz: every registered target decodes its mutations consistently or throws DecodeError', () => {
+  for (const t of fuzzTargets()) {
+    it(`${t.name}: ${RUNS} mutations`, () => {
+      const sample = t.sample();
+      checkOutput(t.decode(sample));
+      const tally = fuzzTarget(sample, t.decode, fuzzSeed(t.name), RUNS, checkOutput);
+      expect(tally.ok + tally.rejected).toBe(RUNS);
+      // The mutations reach past the first check.
+      expect(tally.rejected).toBeGreaterThan(0);
+    }, 60_000);
+  }
+});
+
+describe('fuzz helpers', () => {
   const cloud = sampleCloud(40, 7);
-  // The registry's KITTI and PCD targets (seeds 1, 2, 3, 4), each cloud checked for consistency.
-  const clouds = [...LOG_FORMAT_REGISTRY['kitti-bin'].fuzz, ...LOG_FORMAT_REGISTRY.pcd.fuzz];
-  clouds.forEach((target, k) => {
-    it(target.name, () => {
-      const t = fuzz(target.sample(), (b) => target.decode(b) as DecodedCloud, 1 + k);
-      expect(t.ok).toBeGreaterThan(100);
-      expect(t.rejected).toBeGreaterThan(100);
-    });
-  });
-
-  it('ouster-pcap: a whole capture through datagrams and packets', () => {
-    const target = LOG_FORMAT_REGISTRY['ouster-pcap'].fuzz.find((t) => t.name === 'ouster-pcap')!;
-    const tally = fuzzTarget(target.sample(), target.decode, 400, RUNS);
-    expect(tally.ok).toBeGreaterThan(0);
-    expect(tally.rejected).toBeGreaterThan(0);
-  });
-
   it('decodeCloud with detection', () => {
     const valid = encodePcd(cloud, 'binary');
-    fuzz(valid, (b) => decodeCloud(b, 'f.pcd'), 5);
-    fuzz(valid, (b) => decodeCloud(b, 'f.bin'), 6);
+    fuzzTarget(valid, (b) => decodeCloud(b, 'f.pcd'), 5, RUNS, checkOutput);
+    fuzzTarget(valid, (b) => decodeCloud(b, 'f.bin'), 6, RUNS, checkOutput);
   });
 
   it('mutate is deterministic', () => {

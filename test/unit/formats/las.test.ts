@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DecodedCloud } from '../../../src-worker/formats/decoded-cloud';
-import { decodeLas, FUZZ_TARGETS, initLaz, lazHeapBytes, type LasCloud } from '../../../src-worker/formats/las/las';
+import { decodeLas, initLaz, lazHeapBytes, type LasCloud } from '../../../src-worker/formats/las/las';
 import { encodeLas, encodeLasFromChunks } from '../../../src-worker/formats/las/las-encode';
 import { parseLasHeader } from '../../../src-worker/formats/las/las-header';
 import { validateLaz } from '../../../src-worker/formats/las/laz';
@@ -9,7 +9,6 @@ import { pointsToPacket } from '../../../src-worker/formats/packets';
 import { IDENTITY_POSE, RING_UNKNOWN, type PacketChunk } from '../../../src-common/packets';
 import { transformPoint } from '../../../src-worker/geometry/pose';
 import { dataFile, HAS_SHARED_DATA } from '../../helpers/shared-data';
-import { fuzzTarget } from './fuzz-run';
 import { decodeErrorOf, expectConsistent } from './helpers';
 import { mutate, seededRandom } from './mutate';
 
@@ -333,14 +332,4 @@ describe.skipIf(!HAS_SHARED_DATA)('LAZ through laz-perf (real files)', () => {
     expect(tally.rejected).toBeGreaterThan(100);
     expect(lazHeapBytes()).toBeLessThan(64 * 2 ** 20);
   }, 120_000);
-});
-
-describe('fuzz: every mutation decodes consistently or throws DecodeError', () => {
-  FUZZ_TARGETS.forEach((t, k) => {
-    it(t.name, () => {
-      const tally = fuzzTarget(t.sample(), t.decode, 200 + k, 2000, (c) => expectConsistent(c as DecodedCloud));
-      expect(tally.ok).toBeGreaterThan(100);
-      expect(tally.rejected).toBeGreaterThan(100);
-    });
-  });
 });
