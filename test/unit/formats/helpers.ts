@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { DecodeError } from '../../../src-worker/formats/decode-error';
 import type { DecodedCloud } from '../../../src-worker/formats/decoded-cloud';
 
-/** The shared real-data folder (../shared/data beside the repo); it warns once when absent. */
+/** The shared real-data folder (test/helpers/shared-data.ts finds it); it warns once when absent. */
 export { SHARED_DATA as DATA_DIR, HAS_SHARED_DATA as HAVE_DATA } from '../../helpers/shared-data';
 export { sampleCloud } from '../../../src-worker/formats/sample-cloud';
 

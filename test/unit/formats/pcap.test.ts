@@ -142,7 +142,7 @@ describe('pcap', () => {
   });
 });
 
-describe.skipIf(!HAVE_DATA)('pcap on real captures (../shared/data)', () => {
+describe.skipIf(!HAVE_DATA)('pcap on real captures (the shared data folder)', () => {
   const cases = [
     ['rust_lidar_utils/velodyne_vlp16.pcap', 100, 84, 16],
     ['rust_lidar_utils/velodyne_example.pcap', 84, 84, 0],

@@ -21,7 +21,7 @@ function timeIt(fn: () => void, runs = 5): number {
   return best;
 }
 
-describe.skipIf(!HAVE_DATA)('real data (../shared/data)', () => {
+describe.skipIf(!HAVE_DATA)('real data (the shared data folder)', () => {
   it('KITTI 000000.bin: 124668 points, HDL-64E elevations -25.2..4.1 deg', () => {
     const bytes = read('overlapnet_kitti/000000.bin');
     const c = decodeKittiBin(bytes, '000000.bin');
