@@ -5,9 +5,9 @@
  * (formats/log-writer.ts) turns the stream into stored chunks: it zeroes the clock at the log's
  * start, applies external poses, rebuilds misses for hit-only formats and counts.
  *
- * To add a format: write a decoder in formats/ that yields DecodedPacket from a ByteSource
- * (throwing DecodeError with the byte offset or line on bad input), then register it in
- * formats/log-formats.ts.
+ * To add a format: write a decoder that yields DecodedPacket from a ByteSource (throwing
+ * DecodeError with the byte offset or line on bad input), a descriptor whose `open` returns it
+ * (log-format.ts), and its line in registry.ts.
  */
 import type { PacketChunk } from '../../src-common/packets';
 import type { SensorProfile } from '../../src-common/sensor-profile';
@@ -72,7 +72,7 @@ export interface DecodedPacket {
 
 /** What a decoder learnt about the log besides its packets (shown in the log's metadata). */
 export interface LogSourceInfo {
-  /** Format id (see log-formats.ts). */
+  /** Format id (a key of registry.ts's LOG_FORMAT_REGISTRY). */
   format: string;
   /** Sensor model recognised in the data, e.g. 'VLP-16', 'HDL-32E', 'OS1-128'. */
   sensor?: string;
