@@ -5,7 +5,8 @@
  *
  * 1. builds a small demo project with the CLI (`thicket demo --small`: the reference site, two
  *    drives, the fitted models, primitives, composed scenes, runs and evaluations), imports a
- *    real KITTI scan when the recordings folder is there, and runs a short open-loop sensor study;
+ *    real KITTI scan when the recordings folder is there, and runs two short sensor studies (the
+ *    four built-in sensors in open loop, and a VLP-16 mount sweep in closed loop);
  * 2. starts the built browser-mode host (out/main/web.js) on that project with its own home folder;
  * 3. drives Debian's Chromium (playwright-core; `apt-get install -y chromium fonts-dejavu-core`)
  *    to each page at 1280 × 800 and writes one PNG per page.
@@ -13,7 +14,7 @@
  * Everything runs in a temporary folder, deleted at the end unless --keep is given.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +72,13 @@ function startHost(project: string, home: string): Promise<{ url: string; child:
   });
 }
 
+/** A small mount sweep (two heights × two pitches) for the second study. */
+function writeMounts(dir: string): string {
+  const path = join(dir, 'mounts.json');
+  writeFileSync(path, JSON.stringify({ height: [1.5, 2], pitchDeg: [0, 5] }));
+  return path;
+}
+
 async function viewportReady(page: Page, timeout = 60_000): Promise<void> {
   await page.waitForFunction(
     () => {
@@ -122,6 +130,7 @@ async function main(): Promise<void> {
     if (existsSync(kitti)) cli('import', kitti, '--project', project, '--format', 'kitti-bin', '--name', 'KITTI scan 000000');
     else log(`${kitti} is absent: no real scan in the Drive logs page`);
     const study = cli('study', '--project', project, '--scene', '1', '--profiles', 'lms291,vlp16,hdl32e,hdl64e', '--loop', 'open', '--seconds', '4');
+    cli('study', '--project', project, '--scene', '1', '--profiles', 'vlp16', '--mounts', writeMounts(tmp), '--loop', 'closed', '--seconds', '4');
 
     // 2. The host and the browser.
     const started = await startHost(project, join(tmp, 'home'));
