@@ -47,8 +47,9 @@ export interface JobSpec {
    * task that sent it. Synchronous so writes stay ordered within a task. */
   onMessage?: (message: TaskMessage, job: JobInfo, taskIndex: number) => void;
   /** Turns the task's return value (parallel: the array of return values in task order) into
-   * the persisted result (may finalise store rows). */
-  onSuccess?: (output: unknown, job: JobInfo) => Record<string, unknown>;
+   * the persisted result (may finalise store rows). May wait on a transient task (a fit's last
+   * step runs in a worker); the job stays running until it resolves. */
+  onSuccess?: (output: unknown, job: JobInfo) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Cleanup after failure or cancellation, e.g. discard a half-imported log. */
   onAbort?: (job: JobInfo) => void;
 }
@@ -216,7 +217,7 @@ export class JobRunner {
       if (live.cancelRequested) throw new Error(CANCELLED_MESSAGE);
       const outputs = settled.map((r) => (r as PromiseFulfilledResult<unknown>).value);
       const output = parallel ? outputs : outputs[0];
-      const result = spec.onSuccess ? spec.onSuccess(output, current) : ((output ?? {}) as Record<string, unknown>);
+      const result = spec.onSuccess ? await spec.onSuccess(output, current) : ((output ?? {}) as Record<string, unknown>);
       persist({ state: 'done', progress: 1, message: 'done', result, finishedAt: new Date().toISOString() });
     } catch (e) {
       // A task that started and threw still posts 'end' (unless its worker was terminated): wait

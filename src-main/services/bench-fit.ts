@@ -14,13 +14,11 @@ import { runTransient } from '../jobs/job-runner';
 import type { GeneratedScene } from '../../src-worker/tasks/generate-scene';
 import type { SimulateBatchSummary } from '../../src-worker/tasks/simulate-batch';
 import type { SensorProfile } from '../../src-common/sensor-profile';
-import { builtinProfile } from '../../src-worker/sensors/builtins';
-import { packetDurationOf } from '../../src-worker/sensors/scan-pattern';
-import { BoundsAccumulator } from '../../src-worker/geometry/bounds';
-import { chunkBounds } from '../../src-worker/formats/chunk-points';
+import { builtinProfile } from '../../src-common/builtin-profiles';
+import { packetDurationOf } from '../../src-common/profile-timing';
 import { shareScene, toShared } from './scene-store';
 import { trailTrajectory } from './trajectories';
-import { planSimulation, sumBatches } from './simulation';
+import { planSimulation, sumBatches } from '../../src-worker/tasks/simulation-plan';
 
 export interface FitBench {
   packets: number;
@@ -61,12 +59,11 @@ export async function benchFit(services: AppServices, opts: { packets?: number }
     const available = trajectory.times[trajectory.times.length - 1]!;
     if (seconds > available) throw new Error(`bench: ${packetsWanted} packets need ${seconds.toFixed(1)} s of driving; the strip's trail has ${available.toFixed(1)} s`);
     const plan = planSimulation(
-      { scene: shareScene(scene.data), profile, trajectory: toShared(trajectory), mountOverride: [0, 0, 0, 0, 0, 0, 1], mode: 'mesh', seed: 1, rangeSampler: 'along-ray' },
+      { scene: await shareScene(services.pool, scene.data), profile, trajectory: toShared(trajectory), mountOverride: [0, 0, 0, 0, 0, 0, 1], mode: 'mesh', seed: 1, rangeSampler: 'along-ray' },
       seconds,
       128,
     );
     progress(`fit: simulating the log (${plan.packets} packets, mesh mode) into the project`);
-    const bounds = new BoundsAccumulator();
     let logId = 0;
     const sim = session.runner.submit({
       kind: 'bench-fit-log',
@@ -75,11 +72,10 @@ export async function benchFit(services: AppServices, opts: { packets?: number }
       onMessage: (m, _job, batch) => {
         if (m.type !== 'chunk') return;
         session.store.logs.appendChunk(logId, batch, m.chunk);
-        bounds.merge(chunkBounds(m.chunk));
       },
       onSuccess: (out) => {
         const sums = sumBatches(out as SimulateBatchSummary[]);
-        session.store.logs.finishImport(logId, { format: 'simulated', packets: plan.packets, points: sums.hits, hits: sums.hits, misses: sums.misses, durationS: plan.durationS, bounds: bounds.result() });
+        session.store.logs.finishImport(logId, { format: 'simulated', packets: plan.packets, points: sums.hits, hits: sums.hits, misses: sums.misses, durationS: plan.durationS, bounds: sums.bounds });
         return sums;
       },
       onAbort: () => session.store.logs.discard(logId),

@@ -82,6 +82,8 @@ class StallMeter {
     await this.leave();
     const h = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
     h.enable();
+    // The histogram's first tick only starts its clock: let it pass before the step runs.
+    await turn();
     this.current = { name, since: performance.now(), h };
   }
 
@@ -89,7 +91,7 @@ class StallMeter {
   async leave(): Promise<void> {
     if (!this.current) return;
     const { name, since, h } = this.current;
-    await new Promise((resolve) => setTimeout(resolve, 2 * RESOLUTION_MS));
+    await turn();
     h.disable();
     const s = this.steps.get(name) ?? { maxStallMs: 0, p99StallMs: 0, ms: 0 };
     const part = stalls(h);
@@ -103,6 +105,10 @@ class StallMeter {
     const steps = [...this.steps].map(([step, s]) => ({ step, maxStallMs: s.maxStallMs, p99StallMs: s.p99StallMs, seconds: round(s.ms / 1000, 2) }));
     return { ...stalls(this.all), steps };
   }
+}
+
+function turn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 2 * RESOLUTION_MS));
 }
 
 function stalls(h: ELDHistogram): { maxStallMs: number; p99StallMs: number } {

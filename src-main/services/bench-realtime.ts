@@ -8,8 +8,8 @@ import { runTransient } from '../jobs/job-runner';
 import type { GeneratedScene } from '../../src-worker/tasks/generate-scene';
 import type { SimulateBatchInput } from '../../src-worker/tasks/simulate-batch';
 import type { SensorProfile } from '../../src-common/sensor-profile';
-import { packetDurationOf } from '../../src-worker/sensors/scan-pattern';
-import { builtinProfiles } from '../../src-worker/sensors/builtins';
+import { packetDurationOf } from '../../src-common/profile-timing';
+import { builtinProfiles } from '../../src-common/builtin-profiles';
 import { shareScene, toShared } from './scene-store';
 import { trailTrajectory } from './trajectories';
 
@@ -36,7 +36,7 @@ export async function benchRealtime(
   const seed = opts.seed ?? 1;
   progress('realtime: building the composed 200 m strip (hybrid and mesh)');
   const scenes = { hybrid: await generate(pool, false, seed), physics: await generate(pool, true, seed) } as const;
-  const shared = { hybrid: shareScene(scenes.hybrid.data), physics: shareScene(scenes.physics.data) };
+  const shared = { hybrid: await shareScene(pool, scenes.hybrid.data), physics: await shareScene(pool, scenes.physics.data) };
   const trail = scenes.hybrid.meta.trail as number[][];
   const trajectory = toShared(trailTrajectory(trail, 2.4));
   const profiles: SensorProfile[] = builtinProfiles().filter((p) => !opts.profiles || opts.profiles.includes(p.id));

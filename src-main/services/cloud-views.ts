@@ -6,9 +6,13 @@
 import type { CloudData, ParsedRequest, Timeline } from '../api/contract';
 import { type PacketChunk, chunkBuffers } from '../../src-common/packets';
 import type { DisplayCloud } from '../../src-worker/tasks/display-cloud';
-import { buildTimeline } from '../../src-worker/formats/timeline';
+import type { LogTimelineInput, logTimelineTask } from '../../src-worker/tasks/log-timeline';
 import type { ChunkMeta } from '../store/chunk-table';
 import type { ProjectSession } from './project-session';
+import { readInTurns, runFed } from './chunk-server';
+import type { MessagePort } from 'node:worker_threads';
+
+type TimelineData = Awaited<ReturnType<typeof logTimelineTask>>;
 
 /** Where a view's packets live: the log or run repository, by id. */
 export interface PacketSource {
@@ -47,7 +51,8 @@ export function runSource(session: ProjectSession, id: number, createdAt: string
 
 export async function loadCloud(session: ProjectSession, src: PacketSource, req: ParsedRequest<'logs.cloud'>): Promise<CloudData> {
   const range = req.packets ?? null;
-  const chunks = [...(range ? src.chunksInRange(range.from, range.to) : src.chunks())];
+  // Read a chunk per turn of the event loop: a long log's reads never block the host at once.
+  const chunks = await readInTurns(range ? src.chunksInRange(range.from, range.to) : src.chunks());
   const input = {
     chunks,
     budget: req.budget,
@@ -66,7 +71,7 @@ export async function loadCloud(session: ProjectSession, src: PacketSource, req:
 const timelines = new WeakMap<ProjectSession, Map<string, { maxPoses: number; timeline: Timeline }>>();
 const KEEP = 8;
 
-export function loadTimeline(session: ProjectSession, src: PacketSource, maxPoses: number): Timeline {
+export async function loadTimeline(session: ProjectSession, src: PacketSource, maxPoses: number): Promise<Timeline> {
   let cache = timelines.get(session);
   if (!cache) timelines.set(session, (cache = new Map()));
   const key = `${src.kind}:${src.id}:${src.version}`;
@@ -76,7 +81,9 @@ export function loadTimeline(session: ProjectSession, src: PacketSource, maxPose
     cache.set(key, hit); // most recently used last
     return hit.timeline;
   }
-  const t = buildTimeline(src.chunkMeta(), maxPoses);
+  // Built in a worker as the host feeds it each chunk's times, poses and directions.
+  const input = (feed: MessagePort): LogTimelineInput => ({ feed, maxPoses });
+  const t = (await runFed(session, 'log-timeline', () => src.chunkMeta(), `${src.kind === 'log' ? 'drive log' : 'run'} ${src.id}`, input)).result as TimelineData;
   const timeline: Timeline = { source: { kind: src.kind, id: src.id }, ...t };
   cache.set(key, { maxPoses, timeline });
   while (cache.size > KEEP) cache.delete(cache.keys().next().value!);

@@ -21,10 +21,8 @@ import type { ServiceContext } from './service-context';
 import type { ReferenceSiteInput, ReferenceSiteOutput } from '../../src-worker/tasks/reference-site';
 import type { SimulateBatchSummary } from '../../src-worker/tasks/simulate-batch';
 import type { SensorProfile } from '../../src-common/sensor-profile';
-import { BoundsAccumulator } from '../../src-worker/geometry/bounds';
-import { chunkBounds } from '../../src-worker/formats/chunk-points';
 import { resolveProfileForUse } from './profiles-service';
-import { planSimulation, sumBatches } from './simulation';
+import { planSimulation, sumBatches } from '../../src-worker/tasks/simulation-plan';
 import { toShared } from './scene-store';
 
 /** The sensor of the reference drives (thesis 004 §4.4.1: a Velodyne HDL-32E) and how it is simulated. */
@@ -79,7 +77,6 @@ function startDrives(ctx: ServiceContext, session: ProjectSession, req: ParsedRe
     while (k + 1 < plans.length && task >= first[k + 1]!) k++;
     return k;
   };
-  const bounds = plans.map(() => new BoundsAccumulator());
   const logIds: number[] = [];
   const siteName = `Reference site (seed ${req.seed}${req.small ? ', small' : ''})`;
   const running = session.runner.submit({
@@ -96,7 +93,6 @@ function startDrives(ctx: ServiceContext, session: ProjectSession, req: ParsedRe
       if (m.type !== 'chunk') return;
       const k = driveOf(task);
       store.logs.appendChunk(logIds[k]!, task - first[k]!, m.chunk);
-      bounds[k]!.merge(chunkBounds(m.chunk));
     },
     onSuccess: (outputs) => {
       const summaries = outputs as SimulateBatchSummary[];
@@ -117,7 +113,7 @@ function startDrives(ctx: ServiceContext, session: ProjectSession, req: ParsedRe
             hits: sums.hits,
             misses: sums.misses,
             durationS: plan.durationS,
-            bounds: bounds[k]!.result(),
+            bounds: sums.bounds, // each batch's, from its worker
             info: { source: 'reference-site', scene: scene.id, seed: req.seed, drive: d.name, startX: d.startX, speedMps: d.speed, mode: DEMO_MODE, simulationSeed: simSeed(k) },
           });
           const inRange = new Set(d.objectIds);

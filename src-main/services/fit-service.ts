@@ -6,43 +6,51 @@
  *  1. 'fit' (one task, fit-model stage 'elements'): cloud, segmentation, ground mesh,
  *     ellipsoids, voxels, and the replay scene in shared memory. On success it submits …
  *  2. 'fit-replay' (parallel fit-model 'replay' tasks over fixed batches of packets): every
- *     training ray through the elements; each batch's counts are added as they arrive. Its
- *     success computes p_hit, ρ and σ²_ground and stores the model (row + arrays, one
- *     transaction); its result is a FitResultInfo.
+ *     training ray through the elements; each batch's counts are kept as they arrive. Its
+ *     success adds them and computes p_hit, ρ and σ²_ground in a worker (task finish-fit) and
+ *     stores the model (row + arrays, one transaction); its result is a FitResultInfo.
  * The first job's result names the second (`replayJob`), as the demo's jobs do. Nothing is
  * stored before the end, so a cancel or a failure of either job leaves nothing behind.
  *
- * The log's chunks are read once and copied into SharedArrayBuffers (16 bytes a ray: pose,
- * direction, range), so the first stage and every replay batch read the same memory. Batches
+ * The log's chunks are read once (task log-arrays: the host feeds it the chunks one at a time)
+ * and copied into SharedArrayBuffers (16 bytes a ray: pose, direction, range), so the first
+ * stage and every replay batch read the same memory. Batches
  * are fixed by the log's size, never by the worker count, and the replay counts are integers
  * (σ²_ground's sum is added in batch order): a model is the same whatever the pool's size.
  */
+import type { MessagePort } from 'node:worker_threads';
 import { ApiError, type FitResultInfo, type FitTuningSummary, type JobInfo, type ParsedRequest } from '../api/contract';
 import { type SceneSimulationMode } from '../../src-common/modes';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import type { RunningJob } from '../jobs/job-runner';
 import type { ServiceContext } from './service-context';
 import type { ProjectSession } from './project-session';
-import { toShared } from './scene-store';
 import { resolveProfileForUse } from './profiles-service';
-import { FIT_PARAM_DEFAULTS, resolveFitParams, type FitParams } from '../../src-worker/fit/params';
-import { toFitChunk, type FitLogChunk } from '../../src-worker/fit/log-input';
-import { elementSizes, finishFit, type FittedElements, type ReplayInput } from '../../src-worker/fit/fit';
-import { addReplayCounts, newReplayCounts, type ReplayCounts } from '../../src-worker/fit/replay';
-import type { FitModelInput, FitModelSummary } from '../../src-worker/tasks/fit-model';
-import { buildModelScene, kindsForMode } from '../../src-worker/fit/model-scene';
-import type { SceneData } from '../../src-worker/scene/scene-data';
-import { POSE_STRIDE } from '../../src-common/packets';
-import { slicePacketsByTime } from '../../src-worker/formats/chunk-slice';
-import { tuningBoxes, type TuneResult } from '../../src-worker/fit/tuning';
-import type { BoxParameter } from '../../src-worker/fit/nelder-mead';
-import type { SensorProfile } from '../../src-common/sensor-profile';
-import type { TuneModelInput } from '../../src-worker/tasks/tune-model';
+import { runFed } from './chunk-server';
+import { resolveFitParams } from '../../src-worker/fit/params';
+import { tuningBoxes } from '../../src-worker/fit/tuning';
+import type { FitModelInput, FitModelSummary, FittedElements } from '../../src-worker/tasks/fit-model';
+import type { FinishFitInput, FinishFitOutput } from '../../src-worker/tasks/finish-fit';
+import type { LogArraysInput, LogArraysOutput } from '../../src-worker/tasks/log-arrays';
+import type { ModelSceneInput, ModelSceneOutput } from '../../src-worker/tasks/model-scene';
+import type { TuneModelInput, tuneModelTask } from '../../src-worker/tasks/tune-model';
+import { transferList } from '../../src-worker/tasks/shared-memory';
+
+type FitParams = FinishFitInput['params'];
+type FitLogChunk = Extract<FitModelInput, { stage: 'replay' }>['chunks'][number];
+type ReplayCounts = FinishFitInput['batches'][number];
+type TuneResult = ReturnType<typeof tuneModelTask>;
+type BoxParameter = TuneModelInput['boxes'][number];
+type SceneData = Extract<ModelSceneOutput, { data: unknown }>['data'];
+
+/** What fitting reads of a chunk (src-worker/fit/log-input.ts): 16 bytes a ray. */
+const FIT_FIELDS = ['packetStart', 'packetCount', 'rayCount', 'packetPose', 'rayStart', 'rayDir', 'rayRange'] as const;
 
 /** At most this many replay batches (and at least REPLAY_MIN_PACKETS packets each). */
 export const REPLAY_BATCHES = 16;
 const REPLAY_MIN_PACKETS = 64;
 
-export function startFit(ctx: ServiceContext, req: ParsedRequest<'fit.start'>): RunningJob {
+export async function startFit(ctx: ServiceContext, req: ParsedRequest<'fit.start'>): Promise<RunningJob> {
   const session = ctx.requireSession();
   const log = session.store.logs.get(req.logId);
   if (!log) throw new ApiError('not_found', `no drive log ${req.logId} in this project`);
@@ -86,7 +94,7 @@ type TuningOutcome = FitTuningSummary & { trace: TuneResult['trace']; names: str
  * Job 'fit-tune': one tune-model task on the log's slice; its success starts the fit with the
  * best θ. The slice is read here (a few seconds of packets) and shared with the worker.
  */
-function startTuning(ctx: ServiceContext, session: ProjectSession, plan: FitPlan, tune: NonNullable<ParsedRequest<'fit.start'>['tune']>, profile: SensorProfile | null): RunningJob {
+async function startTuning(ctx: ServiceContext, session: ProjectSession, plan: FitPlan, tune: NonNullable<ParsedRequest<'fit.start'>['tune']>, profile: SensorProfile | null): Promise<RunningJob> {
   if (!profile) throw new ApiError('bad_input', `tuning simulates the log's sensor: drive log ${plan.logId} (${plan.logName}) has no usable sensor profile`);
   let boxes: BoxParameter[];
   try {
@@ -94,19 +102,19 @@ function startTuning(ctx: ServiceContext, session: ProjectSession, plan: FitPlan
   } catch (e) {
     throw new ApiError('bad_input', (e as Error).message);
   }
-  const first = firstPacketTime(session, plan.logId);
-  const from = first + tune.startS, to = from + tune.seconds;
-  const slice = slicePacketsByTime(session.store.logs.chunks(plan.logId), from, to);
-  const packets = slice.reduce((a, c) => a + c.packetCount, 0);
+  const slice = await readLog(session, plan.logId, { window: { startS: tune.startS, seconds: tune.seconds } });
+  const packets = slice.packets;
   if (packets === 0) throw new ApiError('bad_input', `drive log ${plan.logId} has no packets between ${tune.startS} s and ${tune.startS + tune.seconds} s from its start`);
   if (tune.evaluations < boxes.length + 1) throw new ApiError('bad_input', `tuning ${boxes.length} parameters needs at least ${boxes.length + 1} evaluations (got ${tune.evaluations})`);
-  const input: TuneModelInput = { chunks: toShared(slice), params: plan.params, boxes, seed: plan.seed, profile, maxEvaluations: tune.evaluations };
+  const first = slice.firstTime;
+  const from = first + tune.startS, to = from + tune.seconds;
+  const input: TuneModelInput = { chunks: slice.chunks as TuneModelInput['chunks'], params: plan.params, boxes, seed: plan.seed, profile, maxEvaluations: tune.evaluations };
   return session.runner.submit({
     kind: 'fit-tune',
     params: { logId: plan.logId, seed: plan.seed, params: plan.requested, name: plan.name, tune },
     task: 'tune-model',
     input,
-    onSuccess: (output) => {
+    onSuccess: async (output) => {
       const r = output as TuneResult;
       const outcome: TuningOutcome = {
         best: r.best,
@@ -119,26 +127,26 @@ function startTuning(ctx: ServiceContext, session: ProjectSession, plan: FitPlan
         trace: r.trace,
         names: boxes.map((b) => b.name),
       };
-      const fit = startElements(ctx, session, { ...plan, params: r.params }, outcome);
+      const fit = await startElements(ctx, session, { ...plan, params: r.params }, outcome);
       return { fitJob: fit.job.id, tuning: summaryOf(outcome) };
     },
   });
+}
+
+/** The log's chunks in shared memory (task log-arrays), as the host feeds them from the store. */
+async function readLog(session: ProjectSession, logId: number, opts: Omit<LogArraysInput, 'feed'>): Promise<LogArraysOutput> {
+  const input = (feed: MessagePort): LogArraysInput => ({ feed, ...opts });
+  return (await runFed(session, 'log-arrays', () => session.store.logs.chunks(logId), `drive log ${logId}`, input)).result as LogArraysOutput;
 }
 
 function summaryOf(t: TuningOutcome): FitTuningSummary {
   return { best: t.best, objective: t.objective, startObjective: t.startObjective, evaluations: t.evaluations, stopped: t.stopped, slice: t.slice, seconds: t.seconds };
 }
 
-function firstPacketTime(session: ProjectSession, logId: number): number {
-  for (const c of session.store.logs.chunks(logId)) if (c.packetCount > 0) return c.packetTime[0]!;
-  return 0;
-}
-
 /** Job 'fit': steps 1–5 on the pool; its success starts the replay job. */
-function startElements(ctx: ServiceContext, session: ProjectSession, plan: FitPlan, tuning: TuningOutcome | null): RunningJob {
+async function startElements(ctx: ServiceContext, session: ProjectSession, plan: FitPlan, tuning: TuningOutcome | null): Promise<RunningJob> {
   // Read once into shared memory: the elements stage and every replay batch read these bytes.
-  const chunks: FitLogChunk[] = [];
-  for (const c of session.store.logs.chunks(plan.logId)) chunks.push(toShared(toFitChunk(c)));
+  const chunks = (await readLog(session, plan.logId, { fields: FIT_FIELDS })).chunks as FitLogChunk[];
   const input: FitModelInput = { stage: 'elements', chunks, params: plan.params, seed: plan.seed, profileMaxRange: plan.profileMaxRange };
   let fitted: FittedElements | null = null;
   return session.runner.submit({
@@ -182,7 +190,8 @@ function startReplay(ctx: ServiceContext, session: ProjectSession, plan: ReplayP
   const e = fitted.elements;
   const packets = fitted.report.counts.packets;
   const batches = replayBatches(packets);
-  const shared: ReplayInput = { scene: fitted.scene, replay: fitted.replay, sizes: elementSizes(e) };
+  const sizes = { triangles: e.groundBlock.length, ellipsoids: e.ellipsoidBlock.length, voxels: e.voxelBlock.length };
+  const shared = { scene: fitted.scene, replay: fitted.replay, sizes };
   const tasks = batches.map((b) => ({
     task: 'fit-model' as const,
     input: {
@@ -193,9 +202,8 @@ function startReplay(ctx: ServiceContext, session: ProjectSession, plan: ReplayP
       packetCount: b.count,
     } satisfies FitModelInput,
   }));
-  const totals = newReplayCounts(e.groundBlock.length, e.ellipsoidBlock.length, e.voxelBlock.length);
-  // σ²_ground's sum per batch, added in batch order at the end (floating point is not associative).
-  const residuals = new Float64Array(batches.length);
+  // Every batch's counts, added in batch order by finish-fit (σ²_ground's sum is floating point).
+  const counts: (ReplayCounts | null)[] = batches.map(() => null);
   const t1 = performance.now();
   return session.runner.submit({
     kind: 'fit-replay',
@@ -203,13 +211,13 @@ function startReplay(ctx: ServiceContext, session: ProjectSession, plan: ReplayP
     tasks,
     onMessage: (m, _job, task) => {
       if (m.type !== 'output' || m.name !== 'counts') return;
-      const c = m.value as ReplayCounts;
-      residuals[task] = c.residualSum;
-      addReplayCounts(totals, { ...c, residualSum: 0 });
+      counts[task] = m.value as ReplayCounts;
     },
-    onSuccess: (_outputs, job: JobInfo) => {
-      totals.residualSum = residuals.reduce((a, b) => a + b, 0);
-      const result = finishFit(fitted, totals, plan.params, performance.now() - t1);
+    onSuccess: async (_outputs, job: JobInfo) => {
+      if (counts.some((c) => c === null)) throw new Error('a replay batch returned no counts');
+      const input: FinishFitInput = { fitted: { elements: e, report: fitted.report, trail: fitted.trail }, batches: counts as ReplayCounts[], params: plan.params, replayMs: performance.now() - t1 };
+      const { outputs } = await session.runner.runTransient('finish-fit', input, transferList([input.fitted, input.batches]));
+      const result = outputs.get('model') as FinishFitOutput;
       const seconds = (performance.now() - plan.t0) / 1000;
       const info = session.store.models.create(
         {
@@ -244,25 +252,13 @@ function startReplay(ctx: ServiceContext, session: ProjectSession, plan: ReplayP
  * voxel mode, the ground triangles (as surfaces) for physics and mesh modes — with the sensor's
  * trail as the scene's, so `--trail` drives the logged path again.
  */
-export function modelScene(session: ProjectSession, id: number, mode: SceneSimulationMode): { data: SceneData; meta: Record<string, unknown>; name: string } {
+export async function modelScene(session: ProjectSession, id: number, mode: SceneSimulationMode): Promise<{ data: SceneData; meta: Record<string, unknown>; name: string }> {
   const info = session.store.models.get(id);
   if (!info) throw new ApiError('not_found', `no fitted model ${id} in this project`);
   const arrays = session.store.models.arrays(id);
-  const p = info.params;
-  const num = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
-  const scalars = {
-    groundVariance: info.groundVariance,
-    mahalanobisThreshold: num(p.mahalanobisThreshold, FIT_PARAM_DEFAULTS.mahalanobisThreshold),
-    voxelTau: num(p.voxelTau, FIT_PARAM_DEFAULTS.voxelTau),
-  };
-  const kinds = kindsForMode(mode);
-  const { triangles, ellipsoids, voxels } = info.counts;
-  if ((kinds.voxels ? voxels : triangles + (kinds.ellipsoids ? ellipsoids : 0)) === 0) {
-    throw new ApiError('bad_input', `fitted model ${id} has no elements ${mode} mode simulates (${triangles} triangles, ${ellipsoids} ellipsoids, ${voxels} voxels)`);
-  }
-  const { data } = buildModelScene(arrays, scalars, kinds, { shared: true });
   const trail = session.store.models.trail(id);
-  const poses: number[][] = [];
-  for (let o = 0; o + POSE_STRIDE <= trail.length; o += POSE_STRIDE) poses.push(Array.from(trail.subarray(o, o + POSE_STRIDE)));
-  return { data, meta: { kind: 'fitted-model', model: id, trail: poses }, name: info.name };
+  const input: ModelSceneInput = { arrays, params: info.params, groundVariance: info.groundVariance, mode, trail };
+  const out = (await session.runner.runTransient('model-scene', input, transferList(input))).result as ModelSceneOutput;
+  if ('missing' in out) throw new ApiError('bad_input', `fitted model ${id} has ${out.missing}`);
+  return { data: out.data, meta: { kind: 'fitted-model', model: id, trail: out.trail }, name: info.name };
 }

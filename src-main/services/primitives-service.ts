@@ -15,15 +15,21 @@ import { ApiError, type AnnotationEntry, type ComposeResult, type ExtractResult,
 import { type SimulationMode } from '../../src-common/modes';
 import type { RunningJob } from '../jobs/job-runner';
 import type { ServiceContext } from './service-context';
-import { toShared } from './scene-store';
+import type { MessagePort } from 'node:worker_threads';
+import { runFed } from './chunk-server';
+import type { LogArraysInput, LogArraysOutput } from '../../src-worker/tasks/log-arrays';
 import { FIT_PARAM_DEFAULTS } from '../../src-worker/fit/params';
 import { type ExtractPrimitivesInput, type ExtractPrimitivesOutput, countByClass } from '../../src-worker/tasks/extract-primitives';
 import type { ComposeSceneInput, ComposeSceneOutput } from '../../src-worker/tasks/compose-scene';
 import { meshLibrary, meshLibraryFor } from '../../src-worker/primitives/mesh-library';
-import type { ComposeMode, Primitive } from '../../src-worker/primitives/primitive';
+import type { Primitive } from '../../src-common/primitive';
+import type { ComposeMode } from '../../src-common/modes';
 import { referenceClassName } from '../../src-common/classes';
 
-export function startExtraction(ctx: ServiceContext, req: ParsedRequest<'primitives.extract'>): RunningJob {
+/** What extraction reads of a chunk: the rays' world points and their ground truth. */
+const EXTRACT_FIELDS = ['packetCount', 'packetPose', 'rayStart', 'rayDir', 'rayRange', 'rayObject', 'rayClass'] as const;
+
+export async function startExtraction(ctx: ServiceContext, req: ParsedRequest<'primitives.extract'>): Promise<RunningJob> {
   const session = ctx.requireSession();
   const { store } = session;
   const model = store.models.get(req.modelId);
@@ -41,12 +47,11 @@ export function startExtraction(ctx: ServiceContext, req: ParsedRequest<'primiti
     }
   }
   const arrays = store.models.arrays(model.id);
-  const chunks = [];
-  for (const c of store.logs.chunks(logId)) {
-    chunks.push(toShared({ packetCount: c.packetCount, packetPose: c.packetPose, rayStart: c.rayStart, rayDir: c.rayDir, rayRange: c.rayRange, rayObject: c.rayObject, rayClass: c.rayClass }));
-  }
+  // The log's rays, read in a worker as the host feeds it the chunks (task log-arrays).
+  const read = (feed: MessagePort): LogArraysInput => ({ feed, fields: EXTRACT_FIELDS });
+  const { result } = await runFed(session, 'log-arrays', () => store.logs.chunks(logId), `drive log ${logId}`, read);
   const input: ExtractPrimitivesInput = {
-    chunks,
+    chunks: (result as LogArraysOutput).chunks as ExtractPrimitivesInput['chunks'],
     model: {
       groundPositions: arrays.groundPositions,
       ellipsoidMeans: arrays.ellipsoidMeans,

@@ -7,59 +7,27 @@
  */
 import { ApiError, type ParsedRequest } from '../api/contract';
 import { type SimulationMode } from '../../src-common/modes';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import type { RunningJob } from '../jobs/job-runner';
 import type { SimulateBatchInput, SimulateBatchSummary } from '../../src-worker/tasks/simulate-batch';
-import type { SensorProfile } from '../../src-common/sensor-profile';
-import type { SceneData } from '../../src-worker/scene/scene-data';
-import { BoundsAccumulator } from '../../src-worker/geometry/bounds';
-import { chunkBounds } from '../../src-worker/formats/chunk-points';
+import { planSimulation, sumBatches, type SimulationBase } from '../../src-worker/tasks/simulation-plan';
 import type { ServiceContext } from './service-context';
 import { shareScene, toShared } from './scene-store';
 import { modelScene } from './fit-service';
 import type { ProjectSession } from './project-session';
 import { buildTrajectory, type Trajectory } from './trajectories';
 import { resolveProfileForUse } from './profiles-service';
-import { packetDurationOf } from '../../src-worker/sensors/scan-pattern';
-import type { NeighbourSource } from '../../src-worker/simulate/types';
-import { DEFAULT_NEIGHBOUR_RADIUS } from '../../src-worker/simulate/neighbour';
 import { neighbourSource } from './neighbour-source';
 
-/** What a simulation needs besides its packet range: the worker-side input of every batch. */
-export type SimulationBase = Omit<SimulateBatchInput, 'firstPacket' | 'packetCount'>;
-
-export interface SimulationPlan {
-  packets: number;
-  durationS: number;
-  /** One simulate-batch task per `batchPackets` packets, in packet order (task index = chunk seq). */
-  tasks: { task: 'simulate-batch'; input: SimulateBatchInput }[];
-}
+type SceneData = NonNullable<SimulateBatchInput['scene']>;
+type NeighbourSource = NonNullable<SimulateBatchInput['neighbour']>;
 
 /**
- * The batches of one simulated drive: `seconds` of the trajectory at the profile's packet rate,
- * cut into fixed-size batches. Shared by runs (startSimulation) and by the demo's reference
- * drives, which store the same chunks as drive logs.
+ * The scene (or the neighbour index) and the trajectory are made in workers before the job is
+ * submitted — laying out a scene, building a model's scene or a log's hit index, reading a log's
+ * poses all grow with the scene or the log — so the host only reads rows and submits.
  */
-export function planSimulation(base: SimulationBase, seconds: number, batchPackets: number): SimulationPlan {
-  const duration = packetDurationOf(base.profile);
-  const packets = Math.max(1, Math.floor(seconds / duration + 1e-9));
-  const batches = Math.ceil(packets / batchPackets);
-  const tasks = Array.from({ length: batches }, (_, b) => {
-    const first = b * batchPackets;
-    const input: SimulateBatchInput = { ...base, firstPacket: first, packetCount: Math.min(batchPackets, packets - first) };
-    return { task: 'simulate-batch' as const, input };
-  });
-  return { packets, durationS: packets * duration, tasks };
-}
-
-/** Totals over a simulation's batch summaries. */
-export function sumBatches(outputs: readonly SimulateBatchSummary[]): { rays: number; hits: number; misses: number; skipped: number } {
-  return outputs.reduce(
-    (a, o) => ({ rays: a.rays + o.rays, hits: a.hits + o.hits, misses: a.misses + o.misses, skipped: a.skipped + o.skippedNaN }),
-    { rays: 0, hits: 0, misses: 0, skipped: 0 },
-  );
-}
-
-export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulate.start'>): RunningJob {
+export async function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulate.start'>): Promise<RunningJob> {
   const session = ctx.requireSession();
   const mode: SimulationMode = req.mode ?? (req.neighbourLogId !== undefined ? 'neighbour' : 'hybrid');
   // A stored scene, a fitted model built into one (fit-service.ts), or — neighbour mode — a
@@ -67,15 +35,15 @@ export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulat
   let scene: { data: SceneData | null; meta: Record<string, unknown>; name: string };
   let neighbour: NeighbourSource | null = null;
   if (req.neighbourLogId !== undefined) {
-    const replay = neighbourSource(session, req.neighbourLogId, req.neighbourRadius ?? DEFAULT_NEIGHBOUR_RADIUS);
+    const replay = await neighbourSource(session, req.neighbourLogId, req.neighbourRadius);
     neighbour = req.neighbourLeaveOutS ? { ...replay.source, leaveOutS: req.neighbourLeaveOutS } : replay.source;
     scene = { data: null, meta: {}, name: replay.name };
   } else {
     if (mode === 'neighbour') throw new ApiError('bad_input', "mode 'neighbour' replays a drive log: give neighbourLogId");
-    scene = req.modelId !== undefined ? modelScene(session, req.modelId, mode) : storedScene(session, req.sceneId!);
+    scene = req.modelId !== undefined ? await modelScene(session, req.modelId, mode) : await storedScene(ctx, session, req.sceneId!);
   }
   const profile: SensorProfile = resolveProfileForUse(session.store, req.profileId);
-  const trajectory: Trajectory = buildTrajectory(session, req.trajectory, scene.meta);
+  const trajectory: Trajectory = await buildTrajectory(session, req.trajectory, scene.meta);
   const last = trajectory.times[trajectory.times.length - 1]! - trajectory.times[0]!;
   const seconds = req.trajectory.seconds !== undefined ? Math.min(req.trajectory.seconds, last) : last;
   const sharedScene = scene.data;
@@ -101,7 +69,6 @@ export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulat
   const { packets, durationS, tasks } = planSimulation(base, seconds, req.batchPackets);
   const batches = tasks.length;
 
-  const bounds = new BoundsAccumulator();
   let runId = 0;
   const running = session.runner.submit({
     kind: 'simulate',
@@ -110,7 +77,6 @@ export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulat
     onMessage: (m, _job, batch) => {
       if (m.type !== 'chunk') return;
       session.store.runs.appendChunk(runId, batch, m.chunk);
-      bounds.merge(chunkBounds(m.chunk));
     },
     onSuccess: (outputs) => {
       const sums = sumBatches(outputs as SimulateBatchSummary[]);
@@ -120,7 +86,7 @@ export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulat
         hits: sums.hits,
         misses: sums.misses,
         durationS,
-        bounds: bounds.result(),
+        bounds: sums.bounds, // each batch's, from its worker
       });
       ctx.events.emit({ type: 'project', entity: 'runs', id: runId });
       return { run: info.id, packets, rays: sums.rays, hits: sums.hits, misses: sums.misses, skippedNaN: sums.skipped, durationS: info.durationS };
@@ -143,9 +109,9 @@ export function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulat
   return running;
 }
 
-/** A stored scene (SceneData written by scene generation or the demo) in shared memory. */
-function storedScene(session: ProjectSession, id: number): { data: SceneData; meta: Record<string, unknown>; name: string } {
+/** A stored scene (SceneData written by scene generation or the demo) in shared memory, laid out for the kernel. */
+async function storedScene(ctx: ServiceContext, session: ProjectSession, id: number): Promise<{ data: SceneData; meta: Record<string, unknown>; name: string }> {
   const scene = session.store.scenes.get(id);
   if (!scene) throw new ApiError('not_found', `no scene ${id} in this project`);
-  return { data: shareScene(scene.data as unknown as SceneData), meta: scene.info.meta, name: scene.info.name };
+  return { data: await shareScene(ctx.pool, scene.data as unknown as SceneData), meta: scene.info.meta, name: scene.info.name };
 }

@@ -12,15 +12,16 @@
  */
 import { ApiError, StudyDefinition, type ParsedRequest, type StudyData, type StudyInfo, type StudyLayout, type StudySensorResult } from '../api/contract';
 import type { RunningJob } from '../jobs/job-runner';
-import type { SceneData } from '../../src-worker/scene/scene-data';
 import type { StudyRunInput, StudyRunOutput } from '../../src-worker/tasks/study-run';
-import type { StudyRunSpec } from '../../src-worker/plan/study-types';
-import type { TruthObject } from '../../src-worker/plan/ground-truth';
 import type { ServiceContext } from './service-context';
 import type { ProjectSession } from './project-session';
 import { resolveProfileForUse } from './profiles-service';
 import { shareScene } from './scene-store';
 import { resolveStudyLayout } from './study-layout';
+
+type SceneData = StudyRunInput['scene'];
+type StudyRunSpec = StudyRunInput['spec'];
+type TruthObject = NonNullable<StudyRunInput['objects']>[number];
 
 /** What a study row's params hold. */
 interface StudyParams {
@@ -67,7 +68,7 @@ function sceneObjects(session: ProjectSession, meta: Record<string, unknown>): T
   return session.store.annotations.read(id)?.entries ?? null;
 }
 
-export function startStudy(ctx: ServiceContext, req: ParsedRequest<'study.start'>): { job: RunningJob; study: StudyInfo } {
+export async function startStudy(ctx: ServiceContext, req: ParsedRequest<'study.start'>): Promise<{ job: RunningJob; study: StudyInfo }> {
   const session = ctx.requireSession();
   const { store } = session;
   let def: StudyDefinition;
@@ -88,7 +89,8 @@ export function startStudy(ctx: ServiceContext, req: ParsedRequest<'study.start'
   const layout = resolveStudyLayout(def, scene.info.meta, data.bounds ?? null);
   const specs = studyRunSpecs(def, layout);
   const objects = sceneObjects(session, scene.info.meta);
-  const shared = shareScene(data);
+  // Laid out in a worker (it grows with the scene); the stored rows are written after it.
+  const shared = await shareScene(ctx.pool, data);
   const params: StudyParams = { definition: def, layout };
   const name = def.name ?? `${profiles.map((p) => p.id).filter((id, i, all) => all.indexOf(id) === i).join(' vs ')} in ${scene.info.name}`;
   if (studyId === null) studyId = store.studies.create(name, def.sceneId, params as unknown as Record<string, unknown>).info.id;

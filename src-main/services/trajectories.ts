@@ -4,8 +4,10 @@
  * not applied again: `sensorPoses` is true).
  */
 import { ApiError, type TrajectorySpec } from '../api/contract';
-import { POSE_STRIDE } from '../../src-common/packets';
+import type { MessagePort } from 'node:worker_threads';
 import type { ProjectSession } from './project-session';
+import { runFed } from './chunk-server';
+import type { LogTrajectoryInput, LogTrajectoryOutput } from '../../src-worker/tasks/log-trajectory';
 
 export interface Trajectory {
   /** Seconds, increasing; the first is 0. */
@@ -41,7 +43,7 @@ export function trailTrajectory(trail: readonly (readonly number[])[], speed: nu
   };
 }
 
-export function buildTrajectory(session: ProjectSession, spec: TrajectorySpec, sceneMeta: Record<string, unknown> = {}): Trajectory {
+export async function buildTrajectory(session: ProjectSession, spec: TrajectorySpec, sceneMeta: Record<string, unknown> = {}): Promise<Trajectory> {
   if (spec.kind === 'trail') {
     const trail = Array.isArray(sceneMeta.trail) ? (sceneMeta.trail as number[][]) : [];
     return trailTrajectory(trail, spec.speed, spec.seconds);
@@ -60,29 +62,10 @@ export function buildTrajectory(session: ProjectSession, spec: TrajectorySpec, s
   }
   const log = session.store.logs.get(spec.logId);
   if (!log) throw new ApiError('not_found', `no drive log ${spec.logId} in this project`);
-  const times: number[] = [];
-  const poses: number[] = [];
-  for (const c of session.store.logs.chunks(spec.logId)) {
-    for (let p = 0; p < c.packetCount; p++) {
-      const t = c.packetTime[p]!;
-      if (times.length && t <= times[times.length - 1]!) continue; // keep times strictly increasing
-      times.push(t);
-      for (let k = 0; k < POSE_STRIDE; k++) poses.push(c.packetPose[p * POSE_STRIDE + k]!);
-    }
-  }
-  if (times.length === 0) throw new ApiError('bad_input', `drive log ${spec.logId} has no packets to take poses from`);
-  const t0 = times[0]!;
-  let end = times.length;
-  if (spec.seconds !== undefined) while (end > 1 && times[end - 1]! - t0 > spec.seconds) end--;
-  if (end === 1) {
-    // One pose (a single scan): hold it for one revolution's worth of time.
-    times.push(t0 + (spec.seconds ?? 0.1));
-    poses.push(...poses.slice(0, POSE_STRIDE));
-    end = 2;
-  }
-  return {
-    times: Float64Array.from(times.slice(0, end), (t) => t - t0),
-    poses: Float64Array.from(poses.slice(0, end * POSE_STRIDE)),
-    sensorPoses: true,
-  };
+  // The log's poses are read in a worker as the host feeds it the chunks' times and poses.
+  const input = (feed: MessagePort): LogTrajectoryInput => ({ feed, ...(spec.seconds !== undefined ? { seconds: spec.seconds } : {}) });
+  const { result } = await runFed(session, 'log-trajectory', () => session.store.logs.chunkMeta(spec.logId), `drive log ${spec.logId}`, input);
+  const poses = result as LogTrajectoryOutput;
+  if (!poses) throw new ApiError('bad_input', `drive log ${spec.logId} has no packets to take poses from`);
+  return { ...poses, sensorPoses: true };
 }

@@ -16,6 +16,9 @@ import type { FitLogChunk } from '../fit/log-input';
 import type { ReplayCounts } from '../fit/replay';
 import type { Transferable } from 'node:worker_threads';
 
+/** The first stage's output 'elements': the fitted elements and the replay's shared scene. */
+export type { FittedElements } from '../fit/fit';
+
 export type FitModelInput =
   | ({ stage: 'elements' } & FitInput)
   | {

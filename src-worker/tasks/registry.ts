@@ -16,6 +16,16 @@ import { evaluateRunTask } from './evaluate-run';
 import { tuneModelTask } from './tune-model';
 import { extractPrimitivesTask } from './extract-primitives';
 import { composeSceneTask } from './compose-scene';
+import { logArraysTask } from './log-arrays';
+import { logTrajectoryTask } from './log-trajectory';
+import { logTimelineTask } from './log-timeline';
+import { neighbourIndexTask } from './neighbour-index';
+import { layoutSceneTask } from './layout-scene';
+import { modelSceneTask } from './model-scene';
+import { previewSceneTask } from './preview-scene';
+import { finishFitTask } from './finish-fit';
+import { profileReadTask } from './profile-read';
+import { profilePatternTask } from './profile-pattern';
 
 export const TASKS = {
   'import-log': importLog,
@@ -36,6 +46,17 @@ export const TASKS = {
   'tune-model': tuneModelTask,
   'extract-primitives': extractPrimitivesTask,
   'compose-scene': composeSceneTask,
+  // What the host would otherwise do itself in one go (a whole log read, a scene laid out).
+  'log-arrays': logArraysTask,
+  'log-trajectory': logTrajectoryTask,
+  'log-timeline': logTimelineTask,
+  'neighbour-index': neighbourIndexTask,
+  'layout-scene': layoutSceneTask,
+  'model-scene': modelSceneTask,
+  'preview-scene': previewSceneTask,
+  'finish-fit': finishFitTask,
+  'profile-read': profileReadTask,
+  'profile-pattern': profilePatternTask,
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -13,6 +13,7 @@ import { revolutionPattern, packetRays, type ScanPattern } from '../sensors/scan
 import { Simulator, ChunkBuilder, newSimulationStats, type RangeSampler, type SimulationMode } from '../simulate';
 import type { NeighbourSource } from '../simulate/types';
 import { createTrajectory } from '../geometry/trajectory';
+import { chunkBounds } from '../formats/chunk-points';
 import { chunkBuffers } from '../../src-common/packets';
 
 export interface SimulateBatchInput {
@@ -38,6 +39,8 @@ export interface SimulateBatchSummary {
   hits: number;
   misses: number;
   skippedNaN: number;
+  /** World bounds of the batch's hits (null: none), so the host merges boxes rather than points. */
+  bounds: { min: [number, number, number]; max: [number, number, number] } | null;
 }
 
 // Keyed by the scene's shared triangle buffer: the same run's batches hit the cache.
@@ -89,6 +92,7 @@ export function simulateBatch(input: SimulateBatchInput, ctx: TaskContext): Simu
     ctx.progress((k + 1) / input.packetCount, 'simulating', k + 1 === input.packetCount); // the last one always goes
   }
   const chunk = writer.finish();
+  const bounds = chunkBounds(chunk); // before the transfer detaches the chunk's arrays
   ctx.post({ type: 'chunk', chunk }, chunkBuffers(chunk));
-  return { rays: stats.rays, hits: stats.hits, misses: stats.misses, skippedNaN: stats.skippedNaN };
+  return { rays: stats.rays, hits: stats.hits, misses: stats.misses, skippedNaN: stats.skippedNaN, bounds };
 }

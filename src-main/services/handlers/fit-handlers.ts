@@ -19,6 +19,6 @@ export function fitHandlers(ctx: ServiceContext): Pick<Handlers, FitMethods> {
       ctx.events.emit({ type: 'project', entity: 'models', id });
       return { deleted: true };
     },
-    'fit.start': (req) => ({ job: startFit(ctx, req).job }),
+    'fit.start': async (req) => ({ job: (await startFit(ctx, req)).job }),
   };
 }

@@ -19,7 +19,7 @@ export function primitiveHandlers(ctx: ServiceContext): Pick<Handlers, Primitive
       ctx.events.emit({ type: 'project', entity: 'primitives', id: ids[0]! });
       return { deleted };
     },
-    'primitives.extract': (req) => ({ job: startExtraction(ctx, req).job }),
+    'primitives.extract': async (req) => ({ job: (await startExtraction(ctx, req)).job }),
     'primitives.generateMesh': (req) => generateMeshLibrary(ctx, req),
     'scenes.compose': (req) => ({ job: startComposition(ctx, req).job }),
   };

@@ -22,6 +22,6 @@ export function runHandlers(ctx: ServiceContext): Pick<Handlers, RunMethods> {
     },
     'runs.cloud': (req) => loadCloud(ctx.requireSession(), runSource(ctx.requireSession(), req.id, get(req.id).createdAt), req),
     'runs.timeline': ({ id, maxPoses }) => loadTimeline(ctx.requireSession(), runSource(ctx.requireSession(), id, get(id).createdAt), maxPoses),
-    'simulate.start': (req) => ({ job: startSimulation(ctx, req).job }),
+    'simulate.start': async (req) => ({ job: (await startSimulation(ctx, req)).job }),
   };
 }

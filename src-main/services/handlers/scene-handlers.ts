@@ -1,8 +1,8 @@
-import { ApiError } from '../../api/contract';
+import { ApiError, type ScenePreviewData } from '../../api/contract';
 import type { Handlers, ServiceContext } from '../service-context';
 import { startSceneGeneration } from '../scene-generation';
-import { scenePreview } from '../../../src-worker/scene/scene-preview';
-import type { SceneData } from '../../../src-worker/scene/scene-data';
+import type { PreviewSceneInput } from '../../../src-worker/tasks/preview-scene';
+import { transferList } from '../../../src-worker/tasks/shared-memory';
 
 type SceneMethods = 'scenes.list' | 'scenes.delete' | 'scenes.generate' | 'scenes.preview';
 
@@ -16,12 +16,15 @@ export function sceneHandlers(ctx: ServiceContext): Pick<Handlers, SceneMethods>
       return { deleted };
     },
     'scenes.generate': (req) => ({ job: startSceneGeneration(ctx.requireSession(), ctx.events, req).job }),
-    // In the host: one pass over the placed elements (≈ 10 ms per 100 k triangles), no job needed.
-    'scenes.preview': ({ id, budget, gaussianBudget }) => {
-      const scene = ctx.requireSession().store.scenes.get(id);
+    // A pass over every placed element (≈ 10 ms per 100 k triangles): in a worker, no job needed.
+    'scenes.preview': async ({ id, budget, gaussianBudget }) => {
+      const session = ctx.requireSession();
+      const scene = session.store.scenes.get(id);
       if (!scene) throw new ApiError('not_found', `no scene ${id} in this project`);
       if (scene.data.format !== 'thicket-scene/1') throw new ApiError('bad_input', `scene ${id} (${scene.info.name}) is not a thicket-scene/1 scene: it cannot be shown`);
-      return scenePreview(scene.data as unknown as SceneData, { maxTriangles: budget, maxGaussians: gaussianBudget });
+      const input: PreviewSceneInput = { scene: scene.data as unknown as PreviewSceneInput['scene'], options: { maxTriangles: budget, maxGaussians: gaussianBudget } };
+      const { outputs } = await session.runner.runTransient('preview-scene', input, transferList(input.scene));
+      return outputs.get('preview') as ScenePreviewData;
     },
   };
 }

@@ -21,8 +21,8 @@ export function studyHandlers(ctx: ServiceContext): Pick<Handlers, StudyMethods>
     'studies.run': (req) => loadStudyRun(ctx.requireSession(), req),
     'studies.costmap': (req) => loadStudyCostmap(ctx.requireSession(), req),
     'studies.report': ({ id }) => ({ html: studyReport(ctx.requireSession(), id) }),
-    'study.start': (req) => {
-      const { job, study } = startStudy(ctx, req);
+    'study.start': async (req) => {
+      const { job, study } = await startStudy(ctx, req);
       return { job: job.job, study };
     },
   };

@@ -1,0 +1,47 @@
+/**
+ * A fitted model as the scene a simulation runs (a geo-specific scene; src-worker/fit/model-scene.ts):
+ * its stored element arrays built into a SceneData in shared memory — ground + ellipsoids for
+ * hybrid mode, the voxel Gaussians for voxel mode, the ground triangles (as surfaces) for physics
+ * and mesh modes — with the sensor's trail as the scene's, so `--trail` drives the logged path again.
+ */
+import type { TaskContext } from './task-context';
+import type { SceneData } from '../scene/scene-data';
+import type { SceneSimulationMode } from '../../src-common/modes';
+import { POSE_STRIDE } from '../../src-common/packets';
+import type { ModelArrays } from '../../src-common/fitted-model';
+import { buildModelScene, kindsForMode } from '../fit/model-scene';
+import { FIT_PARAM_DEFAULTS } from '../fit/params';
+
+export interface ModelSceneInput {
+  /** The model as stored (transferred). */
+  arrays: ModelArrays;
+  /** θ as stored with the model (the Mahalanobis limit and τ decide how near a ray meets a Gaussian). */
+  params: Record<string, unknown>;
+  groundVariance: number;
+  mode: SceneSimulationMode;
+  /** The sensor's trail, POSE_STRIDE numbers a pose. */
+  trail: Float64Array;
+}
+
+/** The scene and its trail, or — the model has none of the elements the mode simulates — why not. */
+export type ModelSceneOutput = { data: SceneData; trail: number[][] } | { missing: string };
+
+export function modelSceneTask(input: ModelSceneInput, ctx: TaskContext): ModelSceneOutput {
+  const { arrays: a, params: p, mode } = input;
+  const kinds = kindsForMode(mode);
+  const triangles = a.groundPHit.length, ellipsoids = a.ellipsoidPHit.length, voxels = a.voxelPermeability.length;
+  if ((kinds.voxels ? voxels : triangles + (kinds.ellipsoids ? ellipsoids : 0)) === 0) {
+    return { missing: `no elements ${mode} mode simulates (${triangles} triangles, ${ellipsoids} ellipsoids, ${voxels} voxels)` };
+  }
+  const num = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+  const scalars = {
+    groundVariance: input.groundVariance,
+    mahalanobisThreshold: num(p.mahalanobisThreshold, FIT_PARAM_DEFAULTS.mahalanobisThreshold),
+    voxelTau: num(p.voxelTau, FIT_PARAM_DEFAULTS.voxelTau),
+  };
+  ctx.checkCancelled();
+  const { data } = buildModelScene(a, scalars, kinds, { shared: true });
+  const trail: number[][] = [];
+  for (let o = 0; o + POSE_STRIDE <= input.trail.length; o += POSE_STRIDE) trail.push(Array.from(input.trail.subarray(o, o + POSE_STRIDE)));
+  return { data, trail };
+}
