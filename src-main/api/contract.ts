@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { EXPORT_FORMATS, LOG_FORMATS, type DriveLogFormat } from '../../src-common/formats';
 import { RANGE_SAMPLERS, SCENE_KINDS, SIMULATION_MODES, STUDY_LOOPS, STUDY_SIMULATIONS, type SimulationMode, type StudyLoop } from '../../src-common/modes';
-import type { ProfileFile, ProfileKind, SensorProfile } from '../../src-common/sensor-profile';
+import type { ProfileFile, ProfileKind, ProfilePattern, SensorProfile } from '../../src-common/sensor-profile';
 import type { EvaluationMetrics } from '../../src-common/metrics';
 import type { FormatCatalogue } from '../../src-common/format-info';
 
@@ -790,27 +790,6 @@ export interface ProfileSummary {
   elevationMaxDeg: number;
   raysPerRevolution: number;
   raysPerSecond: number;
-}
-
-/** One revolution's beams for the 3D view (decimated: every `stride`-th firing of each laser). */
-export interface ProfilePattern {
-  /** The profile's id (of the draft, for an unsaved profile). */
-  id: string;
-  /** Unit directions in the vehicle frame (the mount's rotation applied), 3 per ray. */
-  directions: Float32Array;
-  /** Laser index (0 … lasers-1) per ray. */
-  ring: Uint16Array;
-  /** Elevation (degrees) of each laser in the sensor frame, by ring. */
-  ringElevationsDeg: number[];
-  /** Sensor position on the vehicle (m): the mount's translation. */
-  origin: [number, number, number];
-  totalRays: number;
-  stride: number;
-  raysPerSecond: number;
-  /** Azimuth step between successive firings of each laser group (degrees). */
-  azimuthStepsDeg: number[];
-  packetsPerRevolution: number;
-  packetDurationS: number;
 }
 
 /** One sensor-and-mount run's metrics (the CLI's `sensors` entries). */

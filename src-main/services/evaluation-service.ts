@@ -15,7 +15,7 @@ import type { RunningJob } from '../jobs/job-runner';
 import type { ServiceContext } from './service-context';
 import type { ProjectSession } from './project-session';
 import { chunkBuffers, type PacketChunk } from '../../src-common/packets';
-import { resolveEvaluationOptions, type EvaluationOptions } from '../../src-worker/evaluate/observation-metrics';
+import { resolveEvaluationOptions, type EvaluationOptions } from '../../src-common/evaluation-options';
 import type { EvaluateRunInput, FeedReply, FeedRequest } from '../../src-worker/tasks/evaluate-run';
 
 

@@ -11,31 +11,29 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { ApiError, type ProfilePattern, type ProfileSummary } from '../api/contract';
-import type { ProfileFile, SensorProfile } from '../../src-common/sensor-profile';
+import type { Piscina } from 'piscina';
+import { ApiError, type ProfileSummary } from '../api/contract';
+import type { ProfileFile, ProfilePattern, SensorProfile } from '../../src-common/sensor-profile';
 import { RAD_TO_DEG } from '../../src-common/units';
+import { ProfileError, laserCount, profileFromAny, toProfileFile, validateProfile } from '../../src-common/sensor-profile-schema';
+import { builtinProfile, builtinProfiles, isBuiltinId } from '../../src-common/builtin-profiles';
+import { raysPerRevolution } from '../../src-common/profile-timing';
+import type { ProfilePatternInput } from '../../src-worker/tasks/profile-pattern';
+import type { ProfileReadInput, ProfileReadOutput } from '../../src-worker/tasks/profile-read';
+import { runTransient } from '../jobs/job-runner';
 import type { ProjectStore } from '../store';
-import { ProfileError, isProfileFile, laserCount, parseJsonText, profileFromAny, toProfileFile, validateProfile, validateProfileFile, fromProfileFile } from '../../src-worker/sensors/profile-schema';
-import { builtinProfile, builtinProfiles, isBuiltinId } from '../../src-worker/sensors/builtins';
-import { CalibrationError, importCalibration } from '../../src-worker/sensors/calibration';
-import { azimuthStep, decimatePattern, packetDurationOf, raysPerRevolution, revolutionPattern } from '../../src-worker/sensors/scan-pattern';
 
 /** Calibration and profile files larger than this are refused before reading (the real ones are < 100 kB). */
 export const MAX_PROFILE_FILE_BYTES = 16 * 1024 * 1024;
 
 const R2D = RAD_TO_DEG;
 
-/** A ProfileError or CalibrationError as the API's bad_input; anything else passes through. */
-function asApiError(e: unknown): unknown {
-  if (e instanceof ProfileError || e instanceof CalibrationError) return new ApiError('bad_input', e.message);
-  return e;
-}
-
+/** A ProfileError (a profile that fails its checks) as the API's bad_input; anything else passes through. */
 function checked<T>(fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    throw asApiError(e);
+    throw e instanceof ProfileError ? new ApiError('bad_input', e.message) : e;
   }
 }
 
@@ -162,7 +160,7 @@ export interface ReadProfileFile {
  * Read a calibration (or a Thicket profile JSON) from the host's disk → a custom profile (not saved).
  * Errors name the file, the place in it and the reason.
  */
-export async function readProfileFile(path: string, opts: { id?: string; name?: string } = {}): Promise<ReadProfileFile> {
+export async function readProfileFile(pool: Piscina, path: string, opts: { id?: string; name?: string } = {}): Promise<ReadProfileFile> {
   const name = basename(path);
   let size: number;
   try {
@@ -181,58 +179,21 @@ export async function readProfileFile(path: string, opts: { id?: string; name?: 
   } catch (e) {
     throw new ApiError('bad_input', `${path}: ${(e as Error).message}`);
   }
-  return checked(() => {
-    // A Thicket profile file (what `thicket profile show --json` prints) is accepted as-is.
-    if (/\.json$/i.test(name) && text.includes('thicket-sensor-profile')) {
-      const value = parseJsonText(text, name);
-      if (isProfileFile(value)) {
-        const file = validateProfileFile(value, name);
-        const profile = fromProfileFile({ ...file, ...(opts.id ? { id: opts.id } : {}), ...(opts.name ? { name: opts.name } : {}) }, false);
-        return { profile, format: 'Thicket profile JSON', model: 'file' };
-      }
-    }
-    const r = importCalibration(text, name, opts);
-    return { profile: r.profile, format: r.format, model: r.model };
-  });
+  const input: ProfileReadInput = { text, name, ...(opts.id ? { id: opts.id } : {}), ...(opts.name ? { profileName: opts.name } : {}) };
+  const out = (await runTransient(pool, 'profile-read', input)).result as ProfileReadOutput;
+  if ('error' in out) throw new ApiError('bad_input', out.error);
+  return out;
 }
 
 /** Import a file into the project as a custom profile (refusing a built-in's id). */
-export async function importProfileFile(store: ProjectStore, path: string, opts: { id?: string; name?: string } = {}): Promise<ReadProfileFile> {
-  const r = await readProfileFile(path, opts);
+export async function importProfileFile(pool: Piscina, store: ProjectStore, path: string, opts: { id?: string; name?: string } = {}): Promise<ReadProfileFile> {
+  const r = await readProfileFile(pool, path, opts);
   saveProfile(store, r.profile);
   return r;
 }
 
-function rotateByQuaternion(q: readonly number[], v: Float32Array): Float32Array {
-  const [x, y, z, w] = [q[3]!, q[4]!, q[5]!, q[6]!];
-  if (x === 0 && y === 0 && z === 0) return v;
-  // v' = v + 2w (u × v) + 2 u × (u × v), u = (x, y, z)
-  const out = new Float32Array(v.length);
-  for (let i = 0; i < v.length; i += 3) {
-    const vx = v[i]!, vy = v[i + 1]!, vz = v[i + 2]!;
-    const cx = y * vz - z * vy, cy = z * vx - x * vz, cz = x * vy - y * vx;
-    out[i] = vx + 2 * (w * cx + y * cz - z * cy);
-    out[i + 1] = vy + 2 * (w * cy + z * cx - x * cz);
-    out[i + 2] = vz + 2 * (w * cz + x * cy - y * cx);
-  }
-  return out;
-}
-
-/** One revolution's beams, decimated to at most `maxRays`, in the vehicle frame. */
-export function beamPattern(profile: SensorProfile, maxRays: number): ProfilePattern {
-  const pattern = revolutionPattern(profile);
-  const d = decimatePattern(pattern, maxRays);
-  return {
-    id: profile.id,
-    directions: rotateByQuaternion(profile.mount, d.dir),
-    ring: d.ring,
-    ringElevationsDeg: profile.groups.flatMap((g) => g.lasers.map((l) => l.elevation * R2D)),
-    origin: [profile.mount[0], profile.mount[1], profile.mount[2]],
-    totalRays: pattern.rayCount,
-    stride: d.stride,
-    raysPerSecond: pattern.rayCount * profile.rotationHz,
-    azimuthStepsDeg: profile.groups.map((_, i) => azimuthStep(profile, i) * R2D),
-    packetsPerRevolution: pattern.packetsPerRevolution,
-    packetDurationS: packetDurationOf(profile),
-  };
+/** One revolution's beams, decimated to at most `maxRays`, in the vehicle frame (built by a worker). */
+export async function beamPattern(pool: Piscina, profile: SensorProfile, maxRays: number): Promise<ProfilePattern> {
+  const input: ProfilePatternInput = { profile, maxRays };
+  return (await runTransient(pool, 'profile-pattern', input)).result as ProfilePattern;
 }

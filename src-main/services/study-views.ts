@@ -4,7 +4,7 @@
  * last scan that ended by then — O(rises), a few ms for a 400 × 400 grid).
  */
 import { ApiError, type ParsedRequest, type StudyCostmap, type StudyRunData } from '../api/contract';
-import { replayCostmap } from '../../src-worker/plan/cost-grid';
+import { replayCostmap } from '../../src-common/costmap-history';
 import type { ProjectSession } from './project-session';
 import { studyData } from './study-service';
 

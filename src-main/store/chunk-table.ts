@@ -6,9 +6,8 @@
  */
 import type Database from 'better-sqlite3';
 import { ApiError } from '../api/contract';
-import { CHUNK_ARRAY_FIELDS, POSE_STRIDE, type ChunkArrayField, type PacketChunk } from '../../src-common/packets';
+import { CHUNK_ARRAY_FIELDS, POSE_STRIDE, type ChunkArrayField, type PacketChunk, PACKED_STRIDE } from '../../src-common/packets';
 import { dtypeOrNull, fromBlob, toBlob, type Dtype } from './typed-blobs';
-import { PACKED_STRIDE } from '../../src-worker/formats/packed-rays';
 
 /** Allow-listed chunk tables and their owner column (names are interpolated into SQL). */
 const CHUNK_TABLES = { log_chunks: 'log_id', run_chunks: 'run_id' } as const;

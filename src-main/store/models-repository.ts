@@ -7,7 +7,7 @@
 import type Database from 'better-sqlite3';
 import { ApiError, type ModelInfo } from '../api/contract';
 import type { ArrayStore } from './array-store';
-import { MODEL_ARRAY_NAMES, checkModelArrays, type ModelArrays } from '../../src-worker/fit/model';
+import { MODEL_ARRAY_NAMES, checkModelArrays, type ModelArrays } from '../../src-common/fitted-model';
 
 interface ModelRow {
   id: number;

@@ -8,7 +8,7 @@
 import type Database from 'better-sqlite3';
 import { ApiError, type PrimitiveData, type PrimitiveInfo } from '../api/contract';
 import type { ArrayStore } from './array-store';
-import { checkPrimitive, primitiveCounts, type Primitive, type PrimitiveSource } from '../../src-worker/primitives/primitive';
+import { checkPrimitive, primitiveCounts, type Primitive, type PrimitiveSource } from '../../src-common/primitive';
 import { referenceClassName } from '../../src-common/classes';
 
 interface PrimitiveRow {

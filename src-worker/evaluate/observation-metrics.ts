@@ -33,73 +33,15 @@ import { type PacketChunk, POSE_STRIDE } from '../../src-common/packets';
 import { poseRotationMatrix } from '../geometry/pose';
 import { EvaluationError, PacketCursor, Peek, type EvalChunk } from './packet-cursor';
 import { RayPairer } from './ray-pairing';
-import { DEFAULT_QUERY_CAP, DEFAULT_TARGET_CAP, PointReservoir, planPointCloud, type PointCloudPlan } from './point-cloud-error';
+import { PointReservoir, planPointCloud, type PointCloudPlan } from './point-cloud-error';
+import { DEFAULT_QUERY_CAP, DEFAULT_TARGET_CAP, DEFAULT_SCAN_HISTOGRAM } from '../../src-common/evaluation-options';
 import { type PointCloudErrorResult, type ScanHistogramParams, type PerPacketSeries, type ObservationMetrics, type StaticScanMetrics } from '../../src-common/metrics';
 import { StreamedNearest } from './streamed-nearest';
-import { DEFAULT_SCAN_HISTOGRAM, ScanHistogram, StaticCheck, scanBhattacharyya, scanHistogramMatch } from './scan-distances';
+import { ScanHistogram, StaticCheck, scanBhattacharyya, scanHistogramMatch } from './scan-distances';
 import { PerPacketBuilder, emptySeries } from './per-packet-series';
+import { resolveEvaluationOptions, type EvaluationOptions, type ResolvedEvaluationOptions } from '../../src-common/evaluation-options';
 
 export { EvaluationError } from './packet-cursor';
-
-export interface EvaluationOptions {
-  /** Largest angle between paired rays (degrees); default 0.2. */
-  directionToleranceDeg?: number;
-  /** 'time' (default): by time as above; 'index': the k-th real packet with the k-th simulated one. */
-  packetPairing?: 'time' | 'index';
-  /** Largest time difference of paired packets (s); default 2.5e-4 (half a Velodyne HDL-32E packet). */
-  timeToleranceS?: number;
-  /** Seconds added to the run's packet times; default (null): whatever makes the first packets coincide. */
-  timeOffsetS?: number | null;
-  /** Point-cloud samples: nearest-neighbour targets and queries per side (defaults 10⁶ and 2·10⁵). */
-  targetCap?: number;
-  queryCap?: number;
-  /** Seed of the point sampling. */
-  seed?: number;
-  /** Keep the per-packet series (default true; model tuning needs only the figures). */
-  perPacket?: boolean;
-  /** Compute the point-cloud error (default true). */
-  pointCloud?: boolean;
-  /** Make it exact with a second pass over a cloud larger than targetCap (default true). */
-  exactPointCloud?: boolean;
-  /** A log counts as standing still within these of the real log's first pose (defaults 0.05 m, 0.5°). */
-  staticTranslationM?: number;
-  staticRotationDeg?: number;
-  /** Bins of the static-scan histograms. */
-  scanHistogram?: Partial<ScanHistogramParams>;
-}
-
-export type ResolvedEvaluationOptions = Required<Omit<EvaluationOptions, 'scanHistogram' | 'timeOffsetS'>> & {
-  timeOffsetS: number | null;
-  scanHistogram: ScanHistogramParams;
-};
-
-export const EVALUATION_DEFAULTS: ResolvedEvaluationOptions = {
-  directionToleranceDeg: 0.2,
-  packetPairing: 'time',
-  timeToleranceS: 2.5e-4,
-  timeOffsetS: null,
-  targetCap: DEFAULT_TARGET_CAP,
-  queryCap: DEFAULT_QUERY_CAP,
-  seed: 1,
-  perPacket: true,
-  pointCloud: true,
-  exactPointCloud: true,
-  staticTranslationM: 0.05,
-  staticRotationDeg: 0.5,
-  scanHistogram: DEFAULT_SCAN_HISTOGRAM,
-};
-
-export function resolveEvaluationOptions(o: EvaluationOptions = {}): ResolvedEvaluationOptions {
-  const defined = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as EvaluationOptions;
-  return {
-    ...EVALUATION_DEFAULTS,
-    ...defined,
-    timeOffsetS: o.timeOffsetS ?? null,
-    scanHistogram: { ...DEFAULT_SCAN_HISTOGRAM, ...Object.fromEntries(Object.entries(o.scanHistogram ?? {}).filter(([, v]) => v !== undefined)) },
-  };
-}
-
-
 
 export interface EvaluationResult extends ObservationMetrics {
   perPacket: PerPacketSeries;

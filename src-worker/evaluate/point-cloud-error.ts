@@ -17,9 +17,8 @@
 import { KdTree } from '../fit/kd-tree';
 import { RandomStream } from '../random/stream';
 import type { PointCloudErrorResult } from '../../src-common/metrics';
+import { DEFAULT_QUERY_CAP } from '../../src-common/evaluation-options';
 
-export const DEFAULT_TARGET_CAP = 1_000_000;
-export const DEFAULT_QUERY_CAP = 200_000;
 
 /** A uniform sample of at most `cap` 3-D points from a stream (Vitter's algorithm R). */
 export class PointReservoir {

@@ -21,7 +21,6 @@ import { bhattacharyyaDistance } from './histogram';
 import type { ScanHistogramParams } from '../../src-common/metrics';
 
 
-export const DEFAULT_SCAN_HISTOGRAM: ScanHistogramParams = { azimuthBinDeg: 0.5, elevationBinDeg: 0.5, rangeBinM: 0.05, maxRangeM: 200 };
 
 /** A histogram stops growing (and the static distances are not reported) past this many occupied bins. */
 export const MAX_SCAN_BINS = 4_000_000;

@@ -23,7 +23,7 @@ import { voxelGaussians } from './voxels';
 import { buildModelScene, type ModelScene } from './model-scene';
 import { Replayer, newReplayCounts, replayMargin, hitProbability, permeability, type ReplayCounts, type ReplayOptions } from './replay';
 import type { FitParams } from './params';
-import type { ModelArrays, ModelScalars } from './model';
+import type { ModelArrays, ModelScalars } from '../../src-common/fitted-model';
 import type { FitLogChunk } from './log-input';
 import { RandomStream } from '../random/stream';
 import { POSE_STRIDE } from '../../src-common/packets';

@@ -12,7 +12,7 @@ import { SceneBuilder } from '../scene/scene-builder';
 import type { SceneData } from '../scene/scene-data';
 import { ElementKind } from '../scene/scene-query';
 import { SiteClass } from '../../src-common/classes';
-import type { ModelArrays, ModelScalars } from './model';
+import type { ModelArrays, ModelScalars } from '../../src-common/fitted-model';
 
 export interface ModelSceneKinds {
   ground: boolean;

@@ -10,15 +10,9 @@
  * what the import counted.
  */
 import { DecodeError } from './decode-error';
-import { POSE_STRIDE, type PacketChunk, type PackedRays } from '../../src-common/packets';
-import { decodeVelodyneData, velodyneLaserTable, velodyneRays, VELODYNE_DATA_BYTES } from './velodyne/velodyne-packet';
+import { PACKED_STRIDE, POSE_STRIDE, type PackedCodec, type PacketChunk, type PackedRays } from '../../src-common/packets';
+import { decodeVelodyneData, velodyneLaserTable, velodyneRays } from './velodyne/velodyne-packet';
 import type { SensorProfile } from '../../src-common/sensor-profile';
-
-export const PACKED_CODECS = ['velodyne'] as const;
-export type PackedCodec = (typeof PACKED_CODECS)[number];
-
-/** Bytes per packet of each codec. */
-export const PACKED_STRIDE: Record<PackedCodec, number> = { velodyne: VELODYNE_DATA_BYTES };
 
 const EMPTY = {
   rayDir: new Float32Array(0),

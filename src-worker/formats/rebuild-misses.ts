@@ -13,7 +13,7 @@
 import type { DecodedPacket } from './log-source';
 import { RING_UNKNOWN } from '../../src-common/packets';
 import type { SensorProfile } from '../../src-common/sensor-profile';
-import { azimuthStep } from '../sensors/scan-pattern';
+import { azimuthStep } from '../../src-common/profile-timing';
 
 const TWO_PI = 2 * Math.PI;
 const FULL_SWEEP = (330 / 360) * TWO_PI;

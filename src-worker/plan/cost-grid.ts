@@ -11,8 +11,9 @@
  *
  * Cells are indexed row-major: cell = iy · width + ix, ix along +x from originX.
  */
+import { UNKNOWN_COST } from '../../src-common/costmap-history';
 
-export const UNKNOWN = 255;
+export const UNKNOWN = UNKNOWN_COST;
 
 export interface GridSpec {
   /** World x, y of the grid's lower-left corner (m). */
@@ -96,16 +97,4 @@ export class CostGrid {
     for (let i = 0; i < this.cost.length; i++) if (this.cost[i] !== UNKNOWN) n++;
     return n;
   }
-}
-
-/**
- * The grid at a point of a run's history: replays the recorded rises (cell, cost) of the first
- * `frames` frames onto an all-unknown grid. `frameStart[k]` is the index of frame k's first rise.
- */
-export function replayCostmap(cells: number, eventCell: ArrayLike<number>, eventCost: ArrayLike<number>, frameStart: ArrayLike<number>, frames: number, out?: Uint8Array): Uint8Array {
-  const grid = out ?? new Uint8Array(cells);
-  grid.fill(UNKNOWN);
-  const end = frames >= frameStart.length ? eventCell.length : frameStart[Math.max(0, frames)]!;
-  for (let i = 0; i < end; i++) grid[eventCell[i]!] = eventCost[i]!;
-  return grid;
 }

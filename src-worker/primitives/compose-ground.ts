@@ -11,9 +11,9 @@
  *   groundVoxels(ground, voxelSize)                             the voxel mode's ground (given, or
  *                                                               made from the triangles)
  */
-import type { ModelArrays } from '../fit/model';
+import type { ModelArrays } from '../../src-common/fitted-model';
 import { GroundIndex, heightGridTriangles, type HeightGrid } from './ground-index';
-import type { PrimitiveVoxels } from './primitive';
+import type { PrimitiveVoxels } from '../../src-common/primitive';
 
 export interface ComposeGround {
   /** World triangles, 9 floats each. */

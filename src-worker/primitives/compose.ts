@@ -22,7 +22,8 @@ import { groundVoxels, type ComposeGround } from './compose-ground';
 import { frameOfBox, framePose } from './frame';
 import { GroundIndex } from './ground-index';
 import { patchCells } from './patch';
-import type { ComposeMode, Primitive } from './primitive';
+import type { Primitive } from '../../src-common/primitive';
+import type { ComposeMode } from '../../src-common/modes';
 import { PrimitiveIndex } from './select';
 import { PRIMITIVE_CLASSES, type EntryLike } from './segments';
 

@@ -13,7 +13,7 @@
  * mean is within `groundClearance` of the ground surface stay out of primitives (the composed
  * scene's ground supplies them), so a primitive's voxels are the object's only.
  */
-import type { ModelArrays } from '../fit/model';
+import type { ModelArrays } from '../../src-common/fitted-model';
 import { SHRUB_CLASSES } from '../../src-common/classes';
 import { boxDistance, type AnnotationBox } from '../site/reference-annotations';
 import { SHRUB_WIDTH_M } from './classify';
@@ -21,7 +21,7 @@ import { frameOfBox, framePose, rotateCovariance, toFrame, yawMatrix, type YawFr
 import type { GroundIndex } from './ground-index';
 import { boxAtYaw } from './object-pose';
 import { patchCellIndex, patchCells } from './patch';
-import type { Primitive, PrimitiveSource } from './primitive';
+import type { Primitive, PrimitiveSource } from '../../src-common/primitive';
 import type { SegmentCloud } from './segment-cloud';
 import type { Segment } from './segments';
 

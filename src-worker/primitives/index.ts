@@ -1,5 +1,5 @@
 /**
- * Primitives and composed scenes (issue 5 items 3–5), pure compute. See each module's header;
+ * Primitives and composed scenes (docs/methods.md §3), pure compute; the primitive itself is src-common/primitive.ts. See each module's header;
  * the pipeline in order:
  *
  *   cloud      SegmentCloudBuilder (segment-cloud.ts)     a log's hits, thinned, with ground truth and travel
@@ -8,7 +8,6 @@
  *   library    extractPrimitives (extract.ts)             Primitive[] (primitive.ts)
  *   scene      composeScene | planComposition + buildComposedScene (compose.ts), ground (compose-ground.ts)
  */
-export * from './primitive';
 export * from './frame';
 export * from './ground-index';
 export * from './segment-cloud';

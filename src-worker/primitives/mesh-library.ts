@@ -24,7 +24,7 @@ import { RandomStream } from '../random/stream';
 import { MeshWriter } from '../site/mesh-writer';
 import { ReferenceClass, SHRUB_CLASSES, THESIS_HEIGHT_M, TREE_CLASSES } from '../../src-common/classes';
 import { blob, column, cone, fitToBox } from './mesh-shapes';
-import type { Primitive } from './primitive';
+import type { Primitive } from '../../src-common/primitive';
 
 /** Reflectances of vegetation.ts's meshes: bark and leaves. */
 export const BARK_REFLECTANCE = 0.3;

@@ -10,7 +10,8 @@
  * nearest travel), not a property of the plant. Off by default (the thesis compares [l, w, h]).
  */
 import { familyFallbacks } from './classify';
-import { hasElementsFor, type ComposeMode, type Primitive } from './primitive';
+import { hasElementsFor, type Primitive } from '../../src-common/primitive';
+import { type ComposeMode } from '../../src-common/modes';
 
 export function extentsDistance(a: readonly number[], b: readonly number[]): number {
   return Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);

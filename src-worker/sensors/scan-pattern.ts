@@ -21,6 +21,7 @@
  * along its "left" (−sin az, cos az, 0)), and ring = the laser's index over all groups in order.
  */
 import type { SensorProfile } from '../../src-common/sensor-profile';
+import { PROFILE_TIMING_EPS, encoderAzimuth, inAzimuthWindow, packetDurationOf, sequencesPerRevolution } from '../../src-common/profile-timing';
 
 export interface ScanPattern {
   profileId: string;
@@ -52,44 +53,7 @@ export interface PacketRays {
   ring: Uint16Array;
 }
 
-const TWO_PI = 2 * Math.PI;
-// Tolerance on counts of firing periods: files round periods to 12 significant digits.
-const EPS = 1e-6;
-
-/** Sequences of each group in one revolution: ceil(T / period), tolerant of float noise. */
-export function sequencesPerRevolution(profile: SensorProfile, groupIndex: number): number {
-  const T = 1 / profile.rotationHz;
-  return Math.max(1, Math.ceil(T / profile.groups[groupIndex]!.firingPeriod - EPS));
-}
-
-export function packetDurationOf(profile: SensorProfile): number {
-  const fastest = Math.min(...profile.groups.map((g) => g.firingPeriod));
-  return profile.sequencesPerPacket * fastest;
-}
-
-/** Azimuth step between successive sequences of a group (rad). */
-export function azimuthStep(profile: SensorProfile, groupIndex: number): number {
-  return TWO_PI * profile.rotationHz * profile.groups[groupIndex]!.firingPeriod;
-}
-
-/** Encoder azimuth at time t (rad, not wrapped). */
-export function encoderAzimuth(profile: SensorProfile, t: number): number {
-  const w = TWO_PI * profile.rotationHz * t;
-  return profile.spin === 'cw' ? profile.azimuthEnd - w : profile.azimuthStart + w;
-}
-
-/** True when the head at encoder azimuth `az` is inside the emitted window. */
-function makeWindow(profile: SensorProfile): (az: number) => boolean {
-  const span = profile.azimuthEnd - profile.azimuthStart;
-  if (span >= TWO_PI - 1e-9) return () => true;
-  const tol = 1e-7;
-  return (az) => {
-    let rel = (az - profile.azimuthStart) % TWO_PI;
-    if (rel < 0) rel += TWO_PI;
-    if (rel > TWO_PI - tol) rel -= TWO_PI;
-    return rel >= -tol && rel <= span + tol;
-  };
-}
+const EPS = PROFILE_TIMING_EPS;
 
 interface Sequence {
   t: number;
@@ -99,7 +63,7 @@ interface Sequence {
 }
 
 function sequences(profile: SensorProfile, packetDuration: number, packets: number): Sequence[] {
-  const inWindow = makeWindow(profile);
+  const inWindow = inAzimuthWindow(profile);
   const out: Sequence[] = [];
   profile.groups.forEach((g, gi) => {
     const n = sequencesPerRevolution(profile, gi);
@@ -115,18 +79,6 @@ function sequences(profile: SensorProfile, packetDuration: number, packets: numb
   return out;
 }
 
-/** Rays one revolution emits (no arrays built). */
-export function raysPerRevolution(profile: SensorProfile): number {
-  const inWindow = makeWindow(profile);
-  let rays = 0;
-  profile.groups.forEach((g, gi) => {
-    const n = sequencesPerRevolution(profile, gi);
-    let emitted = 0;
-    for (let k = 0; k < n; k++) if (inWindow(encoderAzimuth(profile, k * g.firingPeriod))) emitted++;
-    rays += emitted * g.lasers.length;
-  });
-  return rays;
-}
 
 export function revolutionPattern(profile: SensorProfile): ScanPattern {
   const T = 1 / profile.rotationHz;

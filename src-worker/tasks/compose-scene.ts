@@ -5,18 +5,18 @@
  * back in SharedArrayBuffers, ready to store and to simulate.
  */
 import type { TaskContext } from './task-context';
-import type { ModelArrays } from '../fit/model';
+import type { ModelArrays } from '../../src-common/fitted-model';
 import type { SceneData } from '../scene/scene-data';
 import {
   composeScene,
   groundFromHeightGrid,
   groundFromModel,
   heightFunctionGrid,
-  type ComposeMode,
   type CompositionPlan,
   type EntryLike,
-  type Primitive,
 } from '../primitives';
+import type { ComposeMode } from '../../src-common/modes';
+import type { Primitive } from '../../src-common/primitive';
 
 export interface ComposeSceneInput {
   entries: EntryLike[];

@@ -7,7 +7,7 @@
  * seconds of single-threaded passes over the thinned cloud.
  */
 import type { TaskContext } from './task-context';
-import type { ModelArrays } from '../fit/model';
+import type { ModelArrays } from '../../src-common/fitted-model';
 import {
   GroundIndex,
   SegmentCloudBuilder,
@@ -17,10 +17,10 @@ import {
   segmentsFromAnnotation,
   segmentsFromClusters,
   type EntryLike,
-  type Primitive,
   type Segment,
   type SegmentLogChunk,
 } from '../primitives';
+import type { Primitive } from '../../src-common/primitive';
 import { referenceClassName } from '../../src-common/classes';
 
 export interface ExtractPrimitivesInput {

@@ -1,11 +1,13 @@
 /**
- * The physics-mode validations of seed 003 §3.4 as worker tasks (they cast millions of rays):
+ * The physics-mode validations of Goodin et al. (2018, §3.4) as worker tasks (they cast millions of rays):
  * the single-beam grass penetration statistics and the LMS-291 mixed-pixel rod bench.
  */
 import type { TaskContext } from './task-context';
 import { validateGrass, type GrassReport } from '../validate/grass';
 import { validateMixedPixel, type MixedPixelReport } from '../validate/mixed-pixel';
 import type { SensorProfile } from '../../src-common/sensor-profile';
+
+export type { GrassReport, MixedPixelReport };
 
 export interface ValidateInput {
   which: 'grass' | 'mixed-pixel';

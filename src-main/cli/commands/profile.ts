@@ -16,7 +16,7 @@ import type { ProgressReporter } from '../progress';
 import { readProfileFile } from '../../services/profiles-service';
 import type { ProfileSummary } from '../../api/contract';
 import type { ProfileFile } from '../../../src-common/sensor-profile';
-import { toProfileFile } from '../../../src-worker/sensors/profile-schema';
+import { toProfileFile } from '../../../src-common/sensor-profile-schema';
 
 const deg = (x: number) => `${Number(x.toFixed(2))}°`;
 
@@ -49,7 +49,7 @@ export async function profileCommand(services: AppServices, args: CommonArgs, pr
       fileForm = await services.call('profiles.getFile', { id: saved.id });
       progress.note(`saved profile "${saved.id}" in ${args.project}`);
     } else {
-      const { profile, format } = await readProfileFile(path, { ...(id ? { id } : {}), ...(args.name ? { name: args.name } : {}) });
+      const { profile, format } = await readProfileFile(services.pool, path, { ...(id ? { id } : {}), ...(args.name ? { name: args.name } : {}) });
       fileForm = toProfileFile(profile);
       progress.note(`read ${file} (${format}); not saved (give --project FILE to save it)`);
     }

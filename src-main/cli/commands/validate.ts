@@ -1,9 +1,7 @@
 import type { AppServices } from '../../services/app-services';
 import { runTransient } from '../../jobs/job-runner';
 import { getProfile } from '../../services/profiles-service';
-import type { ValidateInput } from '../../../src-worker/tasks/validate';
-import type { GrassReport } from '../../../src-worker/validate/grass';
-import type { MixedPixelReport } from '../../../src-worker/validate/mixed-pixel';
+import type { GrassReport, MixedPixelReport, ValidateInput } from '../../../src-worker/tasks/validate';
 import { intFlag, type CommonArgs } from '../args';
 import { CliError } from '../cli-error';
 import type { CommandOutput } from '../output';

@@ -6,6 +6,7 @@
 import { SCENE_KINDS, SCENE_SIMULATION_MODES, type SceneKind, type SimulationMode } from '../../../src-common/modes';
 import type { ProfileSummary, Request, RunInfo } from '../../../src-main/api/contract';
 import { formatCompact, formatCount, formatDuration, formatMetres } from '../../format';
+import { finite, finiteOrNull as num, type Checked } from '../../form-check';
 import type { Legend } from '../../viewport/cloud-colors';
 import { SITE_CLASS_NAMES } from '../../../src-common/classes';
 
@@ -186,10 +187,6 @@ export function defaultSimulateForm(): SimulateForm {
   };
 }
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
-
-const finite = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
-
 /** The simulate request for a filled form, or why it cannot be sent yet. */
 export function simulateRequest(f: SimulateForm): Checked<Request<'simulate.start'>> {
   if (f.sceneId === null) return { ok: false, reason: 'Choose a scene' };
@@ -229,8 +226,6 @@ export function simulateRequest(f: SimulateForm): Checked<Request<'simulate.star
 }
 
 // ---------- display ----------
-
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** "(1.5, -2, 0)" with at most 2 decimals. */
 export function formatPoint(p: unknown): string {

@@ -6,7 +6,7 @@
  * flat ground (z = 0) within the range limit (GROUND_LIMIT at most, to keep the view readable);
  * rays that never reach the ground are left out.
  */
-import type { ProfilePattern } from '../../../src-main/api/contract';
+import type { ProfilePattern } from '../../../src-common/sensor-profile';
 import { turbo } from '../../../src-common/colormaps';
 
 export type BeamView = 'sphere' | 'ground';

@@ -13,7 +13,7 @@ import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { CreateLineSystem } from '@babylonjs/core/Meshes/Builders/linesBuilder';
 import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
-import type { ProfilePattern } from '../../../src-main/api/contract';
+import type { ProfilePattern } from '../../../src-common/sensor-profile';
 import { beamPoints, ringColors, type BeamView } from './beam-geometry';
 import { PointStage } from '../../viewport/point-stage';
 

@@ -11,8 +11,7 @@
  * Must be called in a component's setup or an effect scope (its timers stop with the scope).
  */
 import { computed, onScopeDispose, ref, shallowRef, watch } from 'vue';
-import type { ProfilePattern } from '../../../src-main/api/contract';
-import type { ProfileFile, SensorProfile } from '../../../src-common/sensor-profile';
+import type { ProfilePattern, ProfileFile, SensorProfile } from '../../../src-common/sensor-profile';
 import { api } from '../../api';
 import { useProfilesStore } from '../../stores/profiles';
 import { useAppStore } from '../../stores/app';

@@ -9,8 +9,8 @@
  * the costmap ramp of src-common/colormaps.ts, the one the HTML report draws with.
  */
 import { UNKNOWN_COST_RGB, costColour } from '../../../src-common/colormaps';
+import { UNKNOWN_COST } from '../../../src-common/costmap-history';
 
-export const UNKNOWN_COST = 255;
 
 /** 256 × RGB: costs 0 … 100 on the ramp, everything else (255 = unknown) dark. */
 export function costLut(lethalCost: number): Uint8Array {

@@ -8,7 +8,8 @@
  */
 import { StudyDefinition, StudyMount, type Request } from '../../../src-main/api/contract';
 import type { StudyLoop } from '../../../src-common/modes';
-import { sceneBounds, type Checked } from '../scenes/scene-format';
+import { sceneBounds } from '../scenes/scene-format';
+import { finite, type Checked } from '../../form-check';
 import { MOUNT_FIELDS, MOUNT_KEYS, type MountKey } from './study-format';
 
 export type MountValues = Record<MountKey, number>;
@@ -104,7 +105,6 @@ export function withProfiles(sensors: readonly SensorForm[], profileIds: readonl
   return profileIds.map((id) => sensors.find((s) => s.profileId === id) ?? { profileId: id, mount: { ...DEFAULT_MOUNT } });
 }
 
-const finite = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** from, from + step, … ≤ to (rounded to 1e-6 so 0.1 steps stay clean); a reason when the axis is unusable. */
 export function sweepValues(a: SweepAxis): Checked<number[]> {

@@ -2,7 +2,7 @@ import { CalibrationError, describeValue, keyPath } from '../../sensors/calibrat
 import { importCalibration, type ImportOptions } from '../../sensors/calibration/index';
 import { parseOusterJson, type OusterCalibration } from '../../sensors/calibration/ouster-json';
 import type { SensorProfile } from '../../../src-common/sensor-profile';
-import { parseJsonText, validateProfile } from '../../sensors/profile-schema';
+import { parseJsonText, validateProfile } from '../../../src-common/sensor-profile-schema';
 import { DecodeError } from '../decode-error';
 
 /**

@@ -26,7 +26,7 @@ import {
   type VelodyneModel,
 } from './velodyne-packet';
 import type { SensorProfile } from '../../../src-common/sensor-profile';
-import { builtinProfile } from '../../sensors/builtins';
+import { builtinProfile } from '../../../src-common/builtin-profiles';
 
 export interface VelodynePcapOptions {
   name: string;

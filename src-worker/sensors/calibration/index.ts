@@ -8,7 +8,7 @@
  * (lidar_mode). The profile's description says which model was assumed and what was not in the file.
  */
 import type { SensorProfile } from '../../../src-common/sensor-profile';
-import { PROFILE_ID_PATTERN, validateProfile } from '../profile-schema';
+import { PROFILE_ID_PATTERN, validateProfile } from '../../../src-common/sensor-profile-schema';
 import { DEFAULT_MOUNT, VELODYNE_MODEL_NAMES, guessVelodyneModel, ousterRange, velodyneProfile } from '../devices';
 import { CalibrationError } from './calibration-error';
 import { parseVelodyneYaml } from './velodyne-yaml';

@@ -12,7 +12,7 @@
  * frame (the import's description says so).
  */
 import type { CalibratedLaser } from '../devices';
-import { parseJsonText, ProfileError } from '../profile-schema';
+import { parseJsonText, ProfileError } from '../../../src-common/sensor-profile-schema';
 import { CalibrationError, describeValue, keyPath } from './calibration-error';
 
 type Obj = Record<string, unknown>;

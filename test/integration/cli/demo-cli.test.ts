@@ -7,8 +7,8 @@ import { createAppServices, type AppServices } from '../../../src-main/services/
 import type { DemoResult } from '../../../src-main/api/contract';
 import { buildReferenceSite } from '../../../src-worker/site/reference-site';
 import { boxDistance } from '../../../src-worker/site/reference-annotations';
-import { builtinProfile } from '../../../src-worker/sensors/builtins';
-import { packetDurationOf } from '../../../src-worker/sensors/scan-pattern';
+import { builtinProfile } from '../../../src-common/builtin-profiles';
+import { packetDurationOf } from '../../../src-common/profile-timing';
 import { transformPoint } from '../../../src-worker/geometry/pose';
 import { SceneBuilder } from '../../../src-worker/scene/scene-builder';
 import { createSceneQuery } from '../../../src-worker/scene/scene-bvh';

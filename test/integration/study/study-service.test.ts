@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from '../../../src-main/services/app-services';
 import { ApiError, type AnnotationEntry, type Request, type StudyRunData, type StudySensorResult } from '../../../src-main/api/contract';
-import { replayCostmap } from '../../../src-worker/plan/cost-grid';
+import { replayCostmap } from '../../../src-common/costmap-history';
 import { buildReferenceSite } from '../../../src-worker/site/reference-site';
 import { tempDir } from '../../helpers/temp';
 

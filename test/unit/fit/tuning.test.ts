@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SceneBuilder } from '../../../src-worker/scene/scene-builder';
 import { createSceneQuery } from '../../../src-worker/scene/scene-bvh';
 import { MeshWriter } from '../../../src-worker/site/mesh-writer';
-import { builtinProfile } from '../../../src-worker/sensors/builtins';
+import { builtinProfile } from '../../../src-common/builtin-profiles';
 import { revolutionPattern, packetRays } from '../../../src-worker/sensors/scan-pattern';
 import { Simulator } from '../../../src-worker/simulate/simulate';
 import { logRays } from '../../../src-worker/simulate/log-rays';

@@ -17,7 +17,7 @@ import {
   type VelodyneModel,
   type VelodynePosition,
 } from '../../../src-worker/formats/velodyne/velodyne-packet';
-import { builtinProfile } from '../../../src-worker/sensors/builtins';
+import { builtinProfile } from '../../../src-common/builtin-profiles';
 import type { SensorProfile } from '../../../src-common/sensor-profile';
 import { DATA_DIR, HAVE_DATA, decodeErrorOf } from './helpers';
 import { mutate, seededRandom } from './mutate';
@@ -266,7 +266,7 @@ const median = (v: number[]): number => {
   return s[s.length >> 1]!;
 };
 
-describe.skipIf(!HAVE_DATA)('velodyne on real captures (../shared/data)', () => {
+describe.skipIf(!HAVE_DATA)('velodyne on real captures (the shared data folder)', () => {
   const cases = [
     // file, data packets, 512-byte position packets, product byte, model by timing, median range (m)
     ['rust_lidar_utils/velodyne_vlp16.pcap', 84, 16, 0x21, 'vlp16', 9.37],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CostGrid, UNKNOWN, pointCost, replayCostmap } from '../../../src-worker/plan/cost-grid';
+import { CostGrid, UNKNOWN, pointCost } from '../../../src-worker/plan/cost-grid';
+import { replayCostmap } from '../../../src-common/costmap-history';
 import { PlanningMap } from '../../../src-worker/plan/planning-map';
 
 const spec = { originX: -5, originY: -5, cellM: 0.5, width: 20, height: 20 };

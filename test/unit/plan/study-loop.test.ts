@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runStudyLoop } from '../../../src-worker/plan/study-loop';
-import { replayCostmap, UNKNOWN } from '../../../src-worker/plan/cost-grid';
+import { UNKNOWN } from '../../../src-worker/plan/cost-grid';
+import { replayCostmap } from '../../../src-common/costmap-history';
 import { SiteClass } from '../../../src-common/classes';
 import { coarseSpinner, lms, runSpec, tinyScene } from './tiny-scene';
 

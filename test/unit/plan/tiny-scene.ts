@@ -8,7 +8,7 @@ import { createSceneQuery } from '../../../src-worker/scene/scene-bvh';
 import type { SceneData } from '../../../src-worker/scene/scene-data';
 import { MeshWriter } from '../../../src-worker/site/mesh-writer';
 import { SiteClass } from '../../../src-common/classes';
-import { builtinProfile } from '../../../src-worker/sensors/builtins';
+import { builtinProfile } from '../../../src-common/builtin-profiles';
 import type { SensorProfile } from '../../../src-common/sensor-profile';
 import { groundFromScene } from '../../../src-worker/plan/ground-height';
 import type { TruthObject } from '../../../src-worker/plan/ground-truth';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildComposedScene, composeScene, planComposition } from '../../../src-worker/primitives/compose';
 import { groundFromHeightGrid, groundFromModel, groundVoxels } from '../../../src-worker/primitives/compose-ground';
 import { heightFunctionGrid } from '../../../src-worker/primitives/ground-index';
-import type { Primitive } from '../../../src-worker/primitives/primitive';
+import type { Primitive } from '../../../src-common/primitive';
 import { PrimitiveIndex, extentsDistance } from '../../../src-worker/primitives/select';
 import type { EntryLike } from '../../../src-worker/primitives/segments';
 import { createSceneQuery, newSceneElementHit } from '../../../src-worker/scene/scene-bvh';

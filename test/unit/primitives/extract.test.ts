@@ -3,7 +3,7 @@ import { extractPrimitives, type ModelElements } from '../../../src-worker/primi
 import { rotateCovariance, toFrame, yawMatrix } from '../../../src-worker/primitives/frame';
 import { GroundIndex, heightFunctionGrid, heightGridTriangles } from '../../../src-worker/primitives/ground-index';
 import { patchCells, patchCellIndex } from '../../../src-worker/primitives/patch';
-import { checkPrimitive, primitiveCounts } from '../../../src-worker/primitives/primitive';
+import { checkPrimitive, primitiveCounts } from '../../../src-common/primitive';
 import { cloudFromPoints } from '../../../src-worker/primitives/segment-cloud';
 import { makeSegment, type Segment } from '../../../src-worker/primitives/segments';
 import type { AnnotationBox } from '../../../src-worker/site/reference-annotations';

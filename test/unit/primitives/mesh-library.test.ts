@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BARK_REFLECTANCE, FOLIAGE_REFLECTANCE, MESH_LIBRARY_CLASSES, meshLibrary, meshLibraryFor, meshPrimitive, meshStyle,
 } from '../../../src-worker/primitives/mesh-library';
-import { checkPrimitive, hasElementsFor, type Primitive } from '../../../src-worker/primitives/primitive';
+import { checkPrimitive, hasElementsFor, type Primitive } from '../../../src-common/primitive';
 import { soupBounds } from '../../../src-worker/primitives/mesh-shapes';
 import { RandomStream } from '../../../src-worker/random/stream';
 import { SceneBuilder } from '../../../src-worker/scene/scene-builder';

@@ -8,8 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildReferenceSite } from '../../../src-worker/site/reference-site';
 import { objectsInRange } from '../../../src-worker/site/reference-annotations';
-import { builtinProfile } from '../../../src-worker/sensors/builtins';
-import { packetDurationOf, packetRays, revolutionPattern } from '../../../src-worker/sensors/scan-pattern';
+import { builtinProfile } from '../../../src-common/builtin-profiles';
+import { packetRays, revolutionPattern } from '../../../src-worker/sensors/scan-pattern';
+import { packetDurationOf } from '../../../src-common/profile-timing';
 import { Simulator } from '../../../src-worker/simulate/simulate';
 import { createTrajectory } from '../../../src-worker/geometry/trajectory';
 import { createSceneQuery } from '../../../src-worker/scene/scene-bvh';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CostReplay, UNKNOWN_COST, costFingerprint, costLut } from '../../../src-renderer/components/studies/costmap-replay';
+import { CostReplay, costFingerprint, costLut } from '../../../src-renderer/components/studies/costmap-replay';
+import { UNKNOWN_COST } from '../../../src-common/costmap-history';
 import { costColour, costColour as reportColour } from '../../../src-common/colormaps';
-import { replayCostmap } from '../../../src-worker/plan/cost-grid';
+import { replayCostmap } from '../../../src-common/costmap-history';
 
 describe('cost colours', () => {
   it('are the HTML report’s (src-worker/plan/costmap-image.ts) for every cost and lethal threshold', () => {

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  ProfileError,
-  fromProfileFile,
-  parseJsonText,
-  parseProfileJson,
-  quaternionToRpy,
-  rpyToQuaternion,
-  toProfileFile,
-  validateProfile,
-  validateProfileFile,
-  type ProfileFileInput,
-} from '../../../src-worker/sensors/profile-schema';
-import { BUILTIN_IDS, builtinProfile, builtinProfiles } from '../../../src-worker/sensors/builtins';
+import { ProfileError, fromProfileFile, parseJsonText, parseProfileJson, quaternionToRpy, rpyToQuaternion, toProfileFile, validateProfile, validateProfileFile, type ProfileFileInput } from '../../../src-common/sensor-profile-schema';
+import { BUILTIN_IDS, builtinProfile, builtinProfiles } from '../../../src-common/builtin-profiles';
 import { REPO_ROOT } from '../../helpers/shared-data';
 
 const minimal = (): ProfileFileInput => ({

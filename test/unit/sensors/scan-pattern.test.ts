@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { builtinProfile } from '../../../src-worker/sensors/builtins';
+import { builtinProfile } from '../../../src-common/builtin-profiles';
 import type { SensorProfile } from '../../../src-common/sensor-profile';
-import {
-  azimuthStep,
-  decimatePattern,
-  packetRays,
-  packetTime,
-  raysPerRevolution,
-  revolutionPattern,
-  type ScanPattern,
-} from '../../../src-worker/sensors/scan-pattern';
+import { decimatePattern, packetRays, packetTime, revolutionPattern, type ScanPattern } from '../../../src-worker/sensors/scan-pattern';
+import { azimuthStep, raysPerRevolution } from '../../../src-common/profile-timing';
 
 const DEG = Math.PI / 180;
 const get = (id: string) => builtinProfile(id)!;

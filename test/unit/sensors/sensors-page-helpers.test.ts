@@ -1,6 +1,6 @@
 /** Pure helpers of the Sensors page (src-renderer/components/sensors): geometry, colours, field paths, host issues. */
 import { describe, expect, it } from 'vitest';
-import type { ProfilePattern } from '../../../src-main/api/contract';
+import type { ProfilePattern } from '../../../src-common/sensor-profile';
 import { SPHERE_RADIUS, beamPoints, elevationRanks, ringColors } from '../../../src-renderer/components/sensors/beam-geometry';
 import { getAt, parseIssues, pathKey, setAt } from '../../../src-renderer/components/sensors/profile-fields';
 

@@ -14,7 +14,7 @@ import {
   type Ros2PacketOptions,
 } from '../../../../src-worker/formats/ros2/index';
 import { composePoses } from '../../../../src-worker/geometry/trajectory';
-import { builtinProfile } from '../../../../src-worker/sensors/builtins';
+import { builtinProfile } from '../../../../src-common/builtin-profiles';
 import { decodeErrorOf } from '../helpers';
 
 const T0 = 1_700_000_000;

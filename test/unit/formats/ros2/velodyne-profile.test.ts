@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { HAS_SHARED_DATA, dataFile } from '../../../helpers/shared-data';
 import { VLP32C_TIMING, decodeVelodyneData, velodyneModel } from '../../../../src-worker/formats/velodyne/velodyne-packet';
 import { hasVlp32cTiming, velodyneProfileForModel, velodyneTimingModel } from '../../../../src-worker/formats/ros2/index';
-import { builtinProfile } from '../../../../src-worker/sensors/builtins';
+import { builtinProfile } from '../../../../src-common/builtin-profiles';
 import { importCalibration } from '../../../../src-worker/sensors/calibration/index';
-import { validateProfile } from '../../../../src-worker/sensors/profile-schema';
+import { validateProfile } from '../../../../src-common/sensor-profile-schema';
 
 /** A data packet of one product, blocks 0.2° apart (lower blocks for the HDL-64E). */
 function packet(product: number, lower = false): Uint8Array {
