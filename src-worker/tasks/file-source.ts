@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ByteSource } from '../formats/log-source';
+import { cannotRead } from './file-error';
 
 /**
  * A ByteSource over a file, read on demand with positioned reads: decoders stream captures of
@@ -10,9 +11,7 @@ export function openFileSource(path: string, name: string): ByteSource & { close
   try {
     fd = openSync(path, 'r');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : String((e as Error).message);
-    throw new Error(`${path}: cannot read: ${why}`, { cause: e });
+    throw cannotRead(path, e);
   }
   const size = fstatSync(fd).size;
   return {
