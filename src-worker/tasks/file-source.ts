@@ -1,6 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ByteSource } from '../formats/log-source';
-import { cannotRead } from './file-error';
 
 /**
  * A ByteSource over a file, read on demand with positioned reads: decoders stream captures of
@@ -31,4 +30,11 @@ export function openFileSource(path: string, name: string): ByteSource & { close
     },
     close: () => closeSync(fd),
   };
+}
+
+/** The error for a file that cannot be opened: its path and the reason in words. */
+function cannotRead(path: string, e: unknown): Error {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : String((e as Error).message);
+  return new Error(`${path}: cannot read: ${why}`, { cause: e });
 }
