@@ -27,7 +27,7 @@ import type { ServiceContext } from './service-context';
 import type { ProjectSession } from './project-session';
 import { resolveProfileForUse } from './profiles-service';
 import { runFed } from './chunk-server';
-import { resolveFitParams } from '../../src-worker/fit/params';
+import { resolveFitParams } from '../../src-common/fit-params';
 import { tuningBoxes } from '../../src-worker/fit/tuning';
 import type { FitModelInput, FitModelSummary, FittedElements } from '../../src-worker/tasks/fit-model';
 import type { FinishFitInput, FinishFitOutput } from '../../src-worker/tasks/finish-fit';

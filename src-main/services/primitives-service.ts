@@ -12,18 +12,17 @@
  *    scene is stored like a generated one and simulated with `simulate.start {sceneId}`.
  */
 import { ApiError, type AnnotationEntry, type ComposeResult, type ExtractResult, type ParsedRequest, type PrimitiveInfo } from '../api/contract';
-import { type SimulationMode } from '../../src-common/modes';
+import { type SimulationMode, type ComposeMode } from '../../src-common/modes';
 import type { RunningJob } from '../jobs/job-runner';
 import type { ServiceContext } from './service-context';
 import type { MessagePort } from 'node:worker_threads';
 import { runFed } from './chunk-server';
 import type { LogArraysInput, LogArraysOutput } from '../../src-worker/tasks/log-arrays';
-import { FIT_PARAM_DEFAULTS } from '../../src-worker/fit/params';
+import { FIT_PARAM_DEFAULTS } from '../../src-common/fit-params';
 import { type ExtractPrimitivesInput, type ExtractPrimitivesOutput, countByClass } from '../../src-worker/tasks/extract-primitives';
 import type { ComposeSceneInput, ComposeSceneOutput } from '../../src-worker/tasks/compose-scene';
 import { meshLibrary, meshLibraryFor } from '../../src-worker/primitives/mesh-library';
 import type { Primitive } from '../../src-common/primitive';
-import type { ComposeMode } from '../../src-common/modes';
 import { referenceClassName } from '../../src-common/classes';
 
 /** What extraction reads of a chunk: the rays' world points and their ground truth. */

@@ -10,7 +10,7 @@ import type { SceneSimulationMode } from '../../src-common/modes';
 import { POSE_STRIDE } from '../../src-common/packets';
 import type { ModelArrays } from '../../src-common/fitted-model';
 import { buildModelScene, kindsForMode } from '../fit/model-scene';
-import { FIT_PARAM_DEFAULTS } from '../fit/params';
+import { FIT_PARAM_DEFAULTS } from '../../src-common/fit-params';
 
 export interface ModelSceneInput {
   /** The model as stored (transferred). */

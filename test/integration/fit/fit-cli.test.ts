@@ -5,7 +5,7 @@ import { tempDir } from '../../helpers/temp';
 import { createAppServices, type AppServices } from '../../../src-main/services/app-services';
 import type { FitResultInfo, JobInfo } from '../../../src-main/api/contract';
 import { MODEL_ARRAY_NAMES } from '../../../src-common/fitted-model';
-import { FIT_PARAM_DEFAULTS } from '../../../src-worker/fit/params';
+import { FIT_PARAM_DEFAULTS } from '../../../src-common/fit-params';
 import { ChunkBuilder } from '../../../src-worker/formats/chunk-builder';
 
 const tmp = tempDir();

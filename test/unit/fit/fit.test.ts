@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitModel, fitElements, replayPackets, finishFit, elementSizes, FitError } from '../../../src-worker/fit/fit';
 import { addReplayCounts } from '../../../src-worker/fit/replay';
-import { resolveFitParams } from '../../../src-worker/fit/params';
+import { resolveFitParams } from '../../../src-common/fit-params';
 import { MODEL_ARRAY_NAMES, checkModelArrays } from '../../../src-common/fitted-model';
 import { buildModelScene, kindsForMode } from '../../../src-worker/fit/model-scene';
 import type { FitLogChunk } from '../../../src-worker/fit/log-input';

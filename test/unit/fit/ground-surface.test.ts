@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { regressHeight, triangulateGround, vertexBlock } from '../../../src-worker/fit/ground-surface';
 import { KdTree } from '../../../src-worker/fit/kd-tree';
-import { resolveFitParams } from '../../../src-worker/fit/params';
+import { resolveFitParams } from '../../../src-common/fit-params';
 import { RandomStream } from '../../../src-worker/random/stream';
 import { terrainHeight } from './synthetic';
 

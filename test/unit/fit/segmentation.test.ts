@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { segmentCloud, FitError } from '../../../src-worker/fit/fit';
-import { resolveFitParams } from '../../../src-worker/fit/params';
+import { resolveFitParams } from '../../../src-common/fit-params';
 import { sphericalVariation } from '../../../src-worker/fit/segmentation';
 import { KdTree } from '../../../src-worker/fit/kd-tree';
 import { RandomStream } from '../../../src-worker/random/stream';

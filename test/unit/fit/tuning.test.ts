@@ -10,7 +10,7 @@ import { constantVelocityTrajectory } from '../../../src-worker/geometry/traject
 import { slicePacketsByTime } from '../../../src-worker/formats/chunk-slice';
 import type { PacketChunk } from '../../../src-common/packets';
 import { RandomStream } from '../../../src-worker/random/stream';
-import { resolveFitParams } from '../../../src-worker/fit/params';
+import { resolveFitParams } from '../../../src-common/fit-params';
 import { tuneFit, tuningBoxes, type SliceScore } from '../../../src-worker/fit/tuning';
 import { NO_HOOKS } from './synthetic';
 

@@ -16,7 +16,7 @@ import { createTrajectory } from '../../../src-worker/geometry/trajectory';
 import { createSceneQuery } from '../../../src-worker/scene/scene-bvh';
 import { fitModel } from '../../../src-worker/fit/fit';
 import { toFitChunk } from '../../../src-worker/fit/log-input';
-import { resolveFitParams } from '../../../src-worker/fit/params';
+import { resolveFitParams } from '../../../src-common/fit-params';
 import type { PacketChunk } from '../../../src-common/packets';
 import { SegmentCloudBuilder } from '../../../src-worker/primitives/segment-cloud';
 import { GroundIndex, heightFunctionGrid } from '../../../src-worker/primitives/ground-index';

@@ -1,5 +1,5 @@
 /**
- * θ: the parameters of fitting a hybrid model (METHODS §1–2; thesis 004 Table 4.1, seed 001
+ * θ: the parameters of fitting a hybrid model (docs/methods.md §1–2; thesis 004 Table 4.1, seed 001
  * Table I, seed 000 §III). One flat record of numbers, so a request, the CLI's `--param k=v`
  * and a derivative-free tuner all address them by name; the fit report stores the θ it used.
  *
