@@ -24,6 +24,11 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
 }
 
+/** A time on a log's clock: "12.34 s", "123.4 s" from 100 s. */
+export function formatSeconds(s: number): string {
+  return `${s.toFixed(s < 100 ? 2 : 1)} s`;
+}
+
 /** Elapsed wall time between two ISO instants (or until `now`), "m:ss" / "h:mm:ss". */
 export function formatElapsed(startIso: string | null, endIso: string | null, now: number): string {
   if (!startIso) return '—';

@@ -4,6 +4,7 @@
  */
 import type { AnnotationInfo, DriveLogInfo, ModelInfo, PrimitiveInfo, Request } from '../../../src-main/api/contract';
 import { formatCount } from '../../format';
+import type { Checked } from '../../form-check';
 
 export type LibraryFilter = 'all' | 'hybrid' | 'mesh';
 
@@ -114,7 +115,6 @@ export function primitiveFacts(p: PrimitiveInfo, logs: readonly DriveLogInfo[], 
 
 // ---------- forms ----------
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 export interface ExtractForm {
   modelId: number | null;

@@ -5,6 +5,7 @@
  */
 import type { StudyData, StudyMount, StudySensorResult, StudyState } from '../../../src-main/api/contract';
 import { formatCount } from '../../format';
+import { finiteOrNull } from '../../form-check';
 
 export const MOUNT_KEYS = ['height', 'pitchDeg', 'yawDeg', 'x', 'y'] as const;
 export type MountKey = (typeof MOUNT_KEYS)[number];
@@ -45,8 +46,7 @@ export const METRICS: readonly MetricSpec[] = [
 export const METRIC_BY_KEY: Readonly<Record<MetricKey, MetricSpec>> = Object.fromEntries(METRICS.map((m) => [m.key, m])) as Record<MetricKey, MetricSpec>;
 
 export function metricValue(r: StudySensorResult, key: MetricKey): number | null {
-  const v = r[key];
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+  return finiteOrNull(r[key]);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCompact, formatCount, formatDuration, formatElapsed, formatMetres } from '../../../src-renderer/format';
+import { formatCompact, formatCount, formatDuration, formatElapsed, formatMetres, formatSeconds } from '../../../src-renderer/format';
 
 describe('display formatting', () => {
   it('groups counts and abbreviates budgets', () => {
@@ -9,6 +9,13 @@ describe('display formatting', () => {
     expect(formatCompact(1_000_000)).toBe('1 M');
     expect(formatCompact(2_500_000)).toBe('2.5 M');
     expect(formatCompact(950)).toBe('950');
+  });
+
+  it('reads a playback clock to 10 ms, to 0.1 s from 100 s', () => {
+    expect(formatSeconds(0)).toBe('0.00 s');
+    expect(formatSeconds(12.345)).toBe('12.35 s');
+    expect(formatSeconds(99.994)).toBe('99.99 s');
+    expect(formatSeconds(123.45)).toBe('123.5 s');
   });
 
   it('formats durations at a sensible precision', () => {
