@@ -1,5 +1,5 @@
 /**
- * Benchmark input files of `thicket bench --triangles FILE --rays FILE` (issue 3, item 7).
+ * Benchmark input files of `thicket bench --triangles FILE --rays FILE` (a triangle mesh, a ray set).
  *
  * Layout, little-endian:
  *   uint32        H, the header's length in bytes (a multiple of 4 when we write it)
