@@ -22,7 +22,7 @@ import { hierarchicalKMeans } from './kmeans';
 import { voxelGaussians } from './voxels';
 import { buildModelScene, type ModelScene } from './model-scene';
 import { Replayer, newReplayCounts, replayMargin, hitProbability, permeability, type ReplayCounts, type ReplayOptions } from './replay';
-import type { FitParams } from './params';
+import type { FitParams } from '../../src-common/fit-params';
 import type { ModelArrays, ModelScalars } from '../../src-common/fitted-model';
 import type { FitLogChunk } from './log-input';
 import { RandomStream } from '../random/stream';

@@ -15,7 +15,7 @@
  * no seams at block borders.
  */
 import Delaunator from 'delaunator';
-import type { FitParams } from './params';
+import type { FitParams } from '../../src-common/fit-params';
 import { KdTree } from './kd-tree';
 
 export interface GroundVertices {

@@ -12,7 +12,7 @@
  * Works on one block: its own points first, then a margin of neighbouring blocks' points that
  * only serve as neighbours, so labels do not depend on where the block borders fall.
  */
-import type { FitParams } from './params';
+import type { FitParams } from '../../src-common/fit-params';
 import { KdTree } from './kd-tree';
 import { symmetricEigenvalues3, symmetricEigenvector3 } from './eigen3';
 

@@ -19,7 +19,7 @@ import { fitModel, FitError, type FitHooks } from './fit';
 import { toFitChunk } from './log-input';
 import { buildModelScene, kindsForMode } from './model-scene';
 import { nelderMead, type BoxParameter, type TrialRecord } from './nelder-mead';
-import { FIT_PARAM_DEFAULTS, resolveFitParams, type FitParamName, type FitParams } from './params';
+import { FIT_PARAM_DEFAULTS, resolveFitParams, type FitParamName, type FitParams } from '../../src-common/fit-params';
 
 /** What the thesis tuned (segmentation threshold, cluster density, Mahalanobis limit) and the cluster floor, with search boxes around Table 4.1's values. */
 export const DEFAULT_TUNED_PARAMS: readonly (BoxParameter & { name: FitParamName })[] = [
