@@ -62,13 +62,8 @@ export interface DetectOptions {
 
 /** The format of a file from its name and first bytes: signatures first, then names; null when none. */
 export function detectLogFormat(name: string, head: Uint8Array, opts: DetectOptions = {}): LogFormat | null {
-  return detectAmong(LOG_DESCRIPTORS, name, head, opts);
-}
-
-/** detectLogFormat over some descriptors only, in their order. */
-export function detectAmong(descriptors: readonly LogFormatDescriptor[], name: string, head: Uint8Array, opts: DetectOptions = {}): LogFormat | null {
   const lower = name.toLowerCase();
-  const eligible = descriptors.filter((d) => !d.detect.onlyWithJsonCalibration || opts.jsonCalibration);
+  const eligible = LOG_DESCRIPTORS.filter((d) => !d.detect.onlyWithJsonCalibration || opts.jsonCalibration);
   for (const d of eligible) if (d.detect.magic?.(head)) return d.info.id;
   for (const d of eligible) {
     const byName = d.detect.byName ?? ((n: string) => d.info.extensions.some((e) => n.endsWith(e)));

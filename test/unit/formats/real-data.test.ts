@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cloudToPacket } from '../../../src-worker/formats/decoded-cloud';
-import { decodeCloud } from '../../../src-worker/formats/detect';
 import { decodeKittiBin } from '../../../src-worker/formats/kitti/kitti-bin';
 import { decodePcd } from '../../../src-worker/formats/pcd/pcd';
 import { encodePcd } from '../../../src-worker/formats/pcd/pcd-encode';
@@ -51,7 +50,7 @@ describe.skipIf(!HAVE_DATA)('real data (the shared data folder)', () => {
   for (const [file, points] of [['251370668.pcd', 69088], ['251371071.pcd', 69792]] as const) {
     it(`fast_gicp ${file}: ${points} points with intensity, HDL-32E elevations -30.7..10.7 deg`, () => {
       const bytes = read(`fast_gicp/${file}`);
-      const c = decodeCloud(bytes, file);
+      const c = decodePcd(bytes, file);
       expectConsistent(c);
       expect(c.count).toBe(points);
       expect(c.intensity.some((v) => v > 0)).toBe(true);
@@ -71,7 +70,7 @@ describe.skipIf(!HAVE_DATA)('real data (the shared data folder)', () => {
   }
 
   it('nebula VLP-16 ground truth: 14831 points, channel as ring, time_stamp as time', () => {
-    const c = decodeCloud(read('nebula_velodyne/vlp16/1673400472138016708.pcd'), '1673400472138016708.pcd');
+    const c = decodePcd(read('nebula_velodyne/vlp16/1673400472138016708.pcd'), '1673400472138016708.pcd');
     expectConsistent(c);
     expect(c.count).toBe(14831);
     // Channel k of a VLP-16 is at -15 + 2k degrees; this scan has no return on channel 0.

@@ -114,6 +114,17 @@ describe('detection order', () => {
     expect(detectLogFormat('notes.txt', head('hello'))).toBeNull();
   });
 
+  it('recognises PCD by its header whatever the name, KITTI by its extension only', () => {
+    expect(detectLogFormat('scan.dat', head('# .PCD v0.7 - Point Cloud Data file format\n'))).toBe('pcd');
+    expect(detectLogFormat('noext', head('# my comment\n\nVERSION .7\nFIELDS x y z\n'))).toBe('pcd');
+    expect(detectLogFormat('noext', head('FIELDS x y z\nSIZE 4 4 4\n'))).toBe('pcd');
+    const floats = new Uint8Array(new Float32Array([1.5, 2, 3, 4]).buffer);
+    expect(detectLogFormat('000000.BIN', floats)).toBe('kitti-bin');
+    expect(detectLogFormat('broken.pcd', floats)).toBe('pcd'); // the PCD decoder says what is wrong
+    // A KITTI file whose first byte happens to be '#' is still KITTI.
+    expect(detectLogFormat('a.bin', Uint8Array.of(0x23, 0x00, 0x80, 0x3f))).toBe('kitti-bin');
+  });
+
   it('checks names after every signature, and a PCD header only in the name pass', () => {
     // A PLY named .pcap is a PLY; a PCD header in a .ply file is the PLY reader's to refuse.
     expect(detectLogFormat('scan.pcap', head('ply\nformat ascii 1.0\n'))).toBe('ply');
