@@ -18,7 +18,7 @@
 import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import { UniversalCamera } from '@babylonjs/core/Cameras/universalCamera';
 import type { Camera } from '@babylonjs/core/Cameras/camera';
-import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
+import { Color3 } from '@babylonjs/core/Maths/math.color';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { CreateLineSystem } from '@babylonjs/core/Meshes/Builders/linesBuilder';
@@ -26,6 +26,7 @@ import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
 import type { Bounds } from '../../src-main/api/contract';
 import { computeBounds, niceStep } from './bounds';
 import { PointStage } from './point-stage';
+import { axisTripod } from './axis-tripod';
 import { NO_OVERLAY, PlaybackLayers, type ViewportOverlay } from './playback-layers';
 import type { Centre } from './local-frame';
 
@@ -214,27 +215,7 @@ export class PointCloudScene {
     grid.alpha = 0.55;
     grid.isPickable = false;
 
-    const o = new Vector3(-hx, ground, -hy);
-    const len = step;
-    // Babylon (x, y, z) = Thicket (x, z, y): Thicket +y is Babylon +z, Thicket +z is Babylon +y.
-    const axes = CreateLineSystem(
-      'axes',
-      {
-        lines: [
-          [o, o.add(new Vector3(len, 0, 0))],
-          [o, o.add(new Vector3(0, 0, len))],
-          [o, o.add(new Vector3(0, len, 0))],
-        ],
-        colors: [
-          [new Color4(0.95, 0.3, 0.3, 1), new Color4(0.95, 0.3, 0.3, 1)],
-          [new Color4(0.35, 0.85, 0.4, 1), new Color4(0.35, 0.85, 0.4, 1)],
-          [new Color4(0.35, 0.55, 1, 1), new Color4(0.35, 0.55, 1, 1)],
-        ],
-      },
-      this.scene,
-    );
-    axes.isPickable = false;
-    this.helpers = [grid, axes];
+    this.helpers = [grid, axisTripod(this.scene, new Vector3(-hx, ground, -hy), step)];
   }
 
   clearCloud(): void {

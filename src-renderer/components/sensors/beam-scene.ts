@@ -8,7 +8,7 @@
  * Rendering is on demand (only while the camera moves or something changed).
  */
 import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
-import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
+import { Color3 } from '@babylonjs/core/Maths/math.color';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { CreateLineSystem } from '@babylonjs/core/Meshes/Builders/linesBuilder';
@@ -16,6 +16,7 @@ import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
 import type { ProfilePattern } from '../../../src-common/sensor-profile';
 import { beamPoints, ringColors, type BeamView } from './beam-geometry';
 import { PointStage } from '../../viewport/point-stage';
+import { axisTripod } from '../../viewport/axis-tripod';
 
 const v3 = (x: number, y: number, z: number) => new Vector3(x, z, y); // Thicket → Babylon
 
@@ -118,25 +119,7 @@ export class BeamScene {
     car.color = new Color3(0.85, 0.87, 0.9);
     car.isPickable = false;
 
-    const len = 0.6;
-    const axes = CreateLineSystem(
-      'axes',
-      {
-        lines: [
-          [v3(ox, oy, oz), v3(ox + len, oy, oz)],
-          [v3(ox, oy, oz), v3(ox, oy + len, oz)],
-          [v3(ox, oy, oz), v3(ox, oy, oz + len)],
-        ],
-        colors: [
-          [new Color4(0.95, 0.3, 0.3, 1), new Color4(0.95, 0.3, 0.3, 1)],
-          [new Color4(0.35, 0.85, 0.4, 1), new Color4(0.35, 0.85, 0.4, 1)],
-          [new Color4(0.35, 0.55, 1, 1), new Color4(0.35, 0.55, 1, 1)],
-        ],
-      },
-      this.scene,
-    );
-    axes.isPickable = false;
-    this.helpers = [g, car, axes];
+    this.helpers = [g, car, axisTripod(this.scene, v3(ox, oy, oz), 0.6)];
   }
 
   clear(): void {
