@@ -1,9 +1,9 @@
 /**
  * Hit probabilities by replaying every training ray through the fitted elements (docs/methods.md
- * §1.4, §2; seed 001 §IV, 000 §III). The elements go into one SceneData (model-scene.ts) and each
- * ray walks its BVH with the simulator's own intersection tests (the scene query's unordered
- * collect walk: the WebAssembly kernel's ray-collect.c, or the reference walk), so "the ray meets
- * this element" means exactly what it will mean in simulation.
+ * §1.4, §2; Tallavajhula et al. 2018 §IV; Deschaud et al. 2012 §III). The elements go into one
+ * SceneData (model-scene.ts) and each ray walks its BVH with the simulator's own intersection
+ * tests (the scene query's unordered collect walk: the WebAssembly kernel's ray-collect.c, or the
+ * reference walk), so "the ray meets this element" means exactly what it will mean in simulation.
  *
  * A ray with a return at range r, for each element it meets:
  * - ground triangle at distance t: t < r − maxResidual → passed through (a miss);
@@ -13,7 +13,8 @@
  *   h = σ_t √(k² − m²). t* + h < r → passed through; |r − t*| ≤ h → the return lies inside it.
  * Elements beyond the return are not reached and count nothing. Of the hybrid candidates (ground
  * and ellipsoids) the one the return fits best — smallest |r − t| / maxResidual or d(r) / k —
- * counts the ray's hit (one hit per ray); a voxel counts every return inside it (seed 000's n).
+ * counts the ray's hit (one hit per ray); a voxel counts every return inside it (n in Deschaud et
+ * al. 2012).
  * A ray without a return counts a miss at every element it meets within max range.
  * Then p_hit = (hits + a) / (hits + misses + a + b) and ρ = m / (m + n).
  *

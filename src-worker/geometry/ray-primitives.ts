@@ -124,8 +124,8 @@ export function precisionFromCholesky(l: ArrayLike<number>, o: number, out: Floa
 }
 
 /**
- * The ray against a Gaussian (μ, P = Σ⁻¹) in the Mahalanobis sense (seed 000 eq. 1–3), with
- * μ at g[o..o+2] and P's upper entries (xx, xy, xz, yy, yz, zz) at g[o+3..o+8]. Writes
+ * The ray against a Gaussian (μ, P = Σ⁻¹) in the Mahalanobis sense (Deschaud et al. 2012,
+ * eq. 1–3), with μ at g[o..o+2] and P's upper entries (xx, xy, xz, yy, yz, zz) at g[o+3..o+8]. Writes
  *   out[0] = t* = dᵀP(μ−o) / dᵀPd        the point of minimum Mahalanobis distance along the ray,
  *   out[1] = m² = (μ−o)ᵀP(μ−o) − dᵀP(μ−o)·t*   the squared minimum distance (rounding may leave it
  *            a hair below 0: clamp before a square root; compare it with a squared limit as is),

@@ -14,7 +14,7 @@
  * first and the visitor can stop: closest surface, hybrid and voxel modes) or a stack for
  * WalkOrder.Any (every element, in no order: the fit's replay). Built from the named predicates
  * of geometry/ray-primitives.ts — slabEntry (boxes), rayTriangle (two-sided Möller–Trumbore),
- * rayGaussian (seed 000 eq. 1: t*, m², σ_t²) — and instance-frame.ts instanceRay. An
+ * rayGaussian (Deschaud et al. 2012, eq. 1: t*, m², σ_t²) — and instance-frame.ts instanceRay. An
  * instance-tree leaf's box is its instance's world box, a lower bound for everything inside, so
  * the instance's primitive root waits under that key; a primitive's elements are tested in its
  * frame, where t is the same (rigid transforms).

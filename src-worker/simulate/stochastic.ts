@@ -1,5 +1,5 @@
 /**
- * `hybrid` (001 §IV, METHODS §1) and `voxel` (000 §IV, METHODS §2) modes: the same stochastic
+ * `hybrid` (001 §IV, docs/methods.md §1) and `voxel` (000 §IV, docs/methods.md §2) modes: the same stochastic
  * ray tracing over scene elements.
  *
  * The ray visits the elements it meets nearest first (SceneQuery.traverse: triangles it crosses,

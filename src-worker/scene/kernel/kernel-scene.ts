@@ -58,7 +58,7 @@ function layout(heapBase: number, data: SceneData, wideNodes: number): Layout {
 /**
  * Lays `data` out for the kernel, or returns null where the kernel cannot serve it: no
  * WebAssembly SIMD and threads, an empty scene, a layout beyond 4 GiB, a tree deeper than the
- * kernel's stacks or a leaf larger than its encoding. The JS traversals then serve, with the
+ * kernel's stacks or a leaf larger than its encoding. The reference walk then serves, with the
  * same answers.
  */
 export function layoutKernelScene(data: SceneData): KernelScene | null {

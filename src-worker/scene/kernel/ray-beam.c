@@ -101,8 +101,7 @@ static void beam_slabs(BeamSlabs* s, const double* o, const double* d, int count
 
 /* Lower bounds of the union's entry into the four child boxes within [tmin, tmax]; returns the
  * mask of boxes it may meet and stores the entry bounds in tn[4]. */
-static inline int beam_test4(const Node4* nd, const void* slabs, v128_t tmin, v128_t tmax, float* tn_out) {
-  const BeamSlabs* s = slabs;
+static inline int beam_test4(const Node4* nd, const BeamSlabs* s, v128_t tmin, v128_t tmax, float* tn_out) {
   const float* planes[3][2] = { { nd->minx, nd->maxx }, { nd->miny, nd->maxy }, { nd->minz, nd->maxz } };
   v128_t tn = tmin, tf = tmax;
   for (int a = 0; a < 3; a++) {
@@ -131,16 +130,14 @@ static void beam_blas(Beam* b, int root, int inst, const double* o, const double
   BeamSlabs s;
   beam_slabs(&s, o, d, b->count, b->reach);
   const v128_t vmin = wasm_f32x4_splat(down(b->tmin));
-  NodeStack st = descent(root, b_stacks[1]);
-  for (int n = WALK_START; (n = nearest_leaf(n, &st, beam_test4, &s, vmin, b->far)) != WALK_DONE;) {
-    Range r = leaf_range(n);
+  DESCEND(root, b_stacks[1], beam_test4, &s, vmin, b->far, order, {
     int improved = 0;
-    for (int tri = r.first; tri < r.end; tri++) {
+    for (int tri = leaf.first; tri < leaf.end; tri++) {
       const double* t9 = g_scene.tv + 9 * tri;
       for (int k = 0; k < b->count; k++) improved |= nearer_triangle(t9, tri, inst, o, d + 3 * k, b->tmin, &b->ray[k]);
     }
     if (improved) b->far = largest_best(b);
-  }
+  });
 }
 
 EXPORT int rk_closest_beam(double ox, double oy, double oz, int count, double tmin, double tmax) {
@@ -199,16 +196,15 @@ EXPORT int rk_closest_beam(double ox, double oy, double oz, int count, double tm
   beam_slabs(&s, o, b_dirs, count, b.reach);
   const v128_t vmin = wasm_f32x4_splat(down(tmin));
   double lo[3], ld[3 * BEAM_MAX];
-  NodeStack st = descent(g_scene.root_surface, b_stacks[0]);
-  for (int n = WALK_START; (n = nearest_leaf(n, &st, beam_test4, &s, vmin, b.far)) != WALK_DONE;) {
-    Range r = leaf_range(n);
+  DESCEND(g_scene.root_surface, b_stacks[0], beam_test4, &s, vmin, b.far, order, {
+    Range r = leaf;
     for (int inst, root; (inst = next_instance(&r, &root)) >= 0;) {
       /* The origin and every direction into the instance's frame (as rk_closest). */
       instance_point(inst, o, lo);
       for (int k = 0; k < count; k++) instance_dir(inst, b_dirs + 3 * k, ld + 3 * k);
       beam_blas(&b, root, inst, lo, ld);
     }
-  }
+  });
   for (int k = 0; k < count; k++) {
     const Nearest* h = &b.ray[k];
     if (h->inst < 0) {

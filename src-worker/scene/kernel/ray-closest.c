@@ -25,16 +25,14 @@ static void blas_closest(int root, int inst, const double* l, double tmin, doubl
   Slabs s;
   slabs_of(&s, o, d, reach);
   const v128_t vmin = wasm_f32x4_splat(down(tmin));
-  NodeStack st = descent(root, s_stacks[1]);
-  for (int n = WALK_START; (n = nearest_leaf(n, &st, test4, &s, vmin, best.t)) != WALK_DONE;) {
-    Range r = leaf_range(n);
-    for (int tri = r.first; tri < r.end; tri++) nearer_triangle(g_scene.tv + 9 * tri, tri, inst, o, d, tmin, &best);
-  }
+  DESCEND(root, s_stacks[1], test4, &s, vmin, best.t, order, {
+    for (int tri = leaf.first; tri < leaf.end; tri++) nearer_triangle(g_scene.tv + 9 * tri, tri, inst, o, d, tmin, &best);
+  });
   *best_io = best;
 }
 
 /* The hit record of triangle `tri` of instance `inst` met at t by world direction d: as
- * BvhSceneQuery.fillSurfaceHit computes it (same operations, same order). */
+ * instance-frame.ts fillSurfaceHit computes it (same operations, same order). */
 void fill_hit(HitRecord* rec, double t, int inst, int tri, double u, double v, double dx, double dy, double dz) {
   const double* t9 = g_scene.tv + 9 * tri;
   const double* x = g_scene.inst_xform + inst * INST_FLOATS;
@@ -73,15 +71,14 @@ EXPORT int rk_closest(double ox, double oy, double oz, double dx, double dy, dou
   slabs_of(&s, w, w + 3, reach);
   const v128_t vmin = wasm_f32x4_splat(down(tmin));
   Nearest best = { tmax, 0, 0, -1, -1 };
-  NodeStack st = descent(g_scene.root_surface, s_stacks[0]);
-  for (int n = WALK_START; (n = nearest_leaf(n, &st, test4, &s, vmin, best.t)) != WALK_DONE;) {
-    Range r = leaf_range(n);
+  DESCEND(g_scene.root_surface, s_stacks[0], test4, &s, vmin, best.t, order, {
+    Range r = leaf;
     for (int inst, root; (inst = next_instance(&r, &root)) >= 0;) {
       double l[6];
       instance_ray(inst, w, l);
       blas_closest(root, inst, l, tmin, reach, &best);
     }
-  }
+  });
   if (best.inst < 0) return 0;
   fill_hit(&g_hit, best.t, best.inst, best.tri, best.u, best.v, dx, dy, dz);
   return 1;

@@ -9,7 +9,7 @@
  *   k.beamDirs.set(dirs); const mask = k.closestBeam(ox, oy, oz, count, tmin, tmax);
  *       // BvhSceneQuery.closestSurfaceBeam: ray k's answer at k·BEAM_F_STRIDE / k·BEAM_I_STRIDE
  *
- * BvhSceneQuery delegates both traversals to it; the answers are the JS traversals', bit for bit
+ * BvhSceneQuery delegates every query to it; the answers are the reference walk's, bit for bit
  * (ray-kernel.c says why, and where two elements tie), the closest surface ≈ 2.9× sooner on the
  * engine benchmark, a whole hybrid simulation ≈ 2×.
  *
@@ -80,7 +80,7 @@ export class RayKernel {
   /**
    * This thread's kernel over `data` (its shared layout, or a private one made now), or null
    * where the kernel cannot serve (kernel-scene.ts layoutKernelScene says when); callers then
-   * use the JS traversals, which give the same answers.
+   * use the reference walk (reference-walk.ts), which gives the same answers.
    */
   static create(data: SceneData): RayKernel | null {
     const mod = kernelModule();

@@ -11,10 +11,11 @@
  * pending items (instance-tree nodes, primitive-tree nodes, elements) keyed by entry distance (a
  * lower bound of everything inside) or element t, so an element leaves the heap only when nothing
  * pending can be nearer. The nearest item produced while processing one is kept out of the heap
- * when nothing pending is nearer (the common descent costs no heap operations). Elements are tested exactly as the
- * reference walk tests them (kernel.h element_met, the same double operations): triangles by
- * two-sided Möller–Trumbore, Gaussians by the minimum Mahalanobis distance along the ray (seed 000
- * eq. 1) against the primitive's limit, each kept when its t is in (tmin, tmax].
+ * when nothing pending is nearer (the common descent costs no heap operations). Elements are
+ * tested exactly as the reference walk tests them (kernel.h element_met, the same double
+ * operations): triangles by two-sided Möller–Trumbore, Gaussians by the minimum Mahalanobis
+ * distance along the ray (Deschaud et al. 2012, eq. 1) against the primitive's limit, each kept
+ * when its t is in (tmin, tmax].
  *
  * Item codes (b) as in reference-walk.ts: (instance + 1) · 4 + type, type T_TLAS / T_BLAS / T_TRI /
  * T_GAUSS; a is the wide node or the element.

@@ -50,7 +50,7 @@ function halfArea(nb: Float32Array, n: number): number {
 /**
  * Collapses the binary tree at `root` (nodeBounds / nodeLinks layout of scene-data.ts) into
  * `out`; returns the wide root. Throws if a leaf is too large for the encoding (the caller then
- * keeps the JS query).
+ * keeps the reference walk).
  */
 export function collapseTree(nb: Float32Array, nl: Int32Array, root: number, out: WideOut): number {
   const f32 = out.f32, i32 = out.i32;

@@ -95,7 +95,7 @@ describe('cholesky3 and the precision', () => {
   });
 });
 
-describe('rayGaussian (seed 000 eq. 1–3)', () => {
+describe('rayGaussian (Deschaud et al. 2012, eq. 1–3)', () => {
   const out = new Float64Array(3);
   // μ = (5, 0, 0), Σ = diag(1, 4, 9) → P = diag(1, 1/4, 1/9)
   const g = [5, 0, 0, 1, 0, 0, 0.25, 0, 1 / 9];
