@@ -154,7 +154,7 @@ export { LAS_FORMAT_SIZE };
 /**
  * Small valid LAS inputs for the fuzz harness (both writer layouts). LAZ is not among them:
  * there is no LAZ encoder to build a sample in code, and real files may not be copied into the
- * repo; test/unit/formats/las.test.ts fuzzes a LAZ built from a shared real file instead.
+ * repo; test/unit/formats/las/las.test.ts fuzzes a LAZ built from a shared real file instead.
  */
 export const FUZZ_TARGETS: FuzzTarget[] = [
   {

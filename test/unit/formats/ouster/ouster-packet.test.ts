@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DecodeError } from '../../../src-worker/formats/decode-error';
+import { DecodeError } from '../../../../src-worker/formats/decode-error';
 import {
   decodeOusterLidarPacket,
   encodeOusterLidarPacket,
@@ -12,13 +12,13 @@ import {
   sampleOusterPacket,
   type OusterColumnSpec,
   type OusterDecodedPacket,
-} from '../../../src-worker/formats/ouster/ouster-packet';
-import { ousterDestaggeredColumn, ousterProfile, parseOusterMetadata, type OusterMetadata, type OusterUdpProfile } from '../../../src-worker/formats/ouster/ouster-metadata';
-import type { LogSourceInfo } from '../../../src-worker/formats/log-source';
-import { udpPackets } from '../../../src-worker/formats/pcap';
-import { HAS_SHARED_DATA, dataFile } from '../../helpers/shared-data';
-import { decodeErrorOf } from './helpers';
-import { mutate, seededRandom } from './mutate';
+} from '../../../../src-worker/formats/ouster/ouster-packet';
+import { ousterDestaggeredColumn, ousterProfile, parseOusterMetadata, type OusterMetadata, type OusterUdpProfile } from '../../../../src-worker/formats/ouster/ouster-metadata';
+import type { LogSourceInfo } from '../../../../src-worker/formats/log-source';
+import { udpPackets } from '../../../../src-worker/formats/pcap';
+import { HAS_SHARED_DATA, dataFile } from '../../../helpers/shared-data';
+import { decodeErrorOf } from '../helpers';
+import { mutate, seededRandom } from '../mutate';
 
 const DEG = Math.PI / 180;
 const LB_PCAP = 'ouster_sdk/OS-1-128_v2.3.0_1024x10_lb_n3.pcap';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { lzfCompress, lzfDecompress } from '../../../src-worker/formats/pcd/lzf';
-import { decodeErrorOf } from './helpers';
-import { seededRandom } from './mutate';
+import { lzfCompress, lzfDecompress } from '../../../../src-worker/formats/pcd/lzf';
+import { decodeErrorOf } from '../helpers';
+import { seededRandom } from '../mutate';
 
 function sample(n: number, seed: number): Uint8Array {
   const rnd = seededRandom(seed);

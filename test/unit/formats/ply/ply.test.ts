@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cloudToPacket, type DecodedCloud } from '../../../src-worker/formats/decoded-cloud';
-import { decodeKittiBin } from '../../../src-worker/formats/kitti/kitti-bin';
-import { RING_UNKNOWN } from '../../../src-common/packets';
-import { decodePly } from '../../../src-worker/formats/ply/ply';
-import { encodePly } from '../../../src-worker/formats/ply/ply-encode';
-import { dataFile, HAS_SHARED_DATA } from '../../helpers/shared-data';
-import { decodeErrorOf, expectConsistent, mismatches, sampleCloud } from './helpers';
+import { cloudToPacket, type DecodedCloud } from '../../../../src-worker/formats/decoded-cloud';
+import { decodeKittiBin } from '../../../../src-worker/formats/kitti/kitti-bin';
+import { RING_UNKNOWN } from '../../../../src-common/packets';
+import { decodePly } from '../../../../src-worker/formats/ply/ply';
+import { encodePly } from '../../../../src-worker/formats/ply/ply-encode';
+import { dataFile, HAS_SHARED_DATA } from '../../../helpers/shared-data';
+import { decodeErrorOf, expectConsistent, mismatches, sampleCloud } from '../helpers';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const cat = (...parts: Uint8Array[]): Uint8Array => {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DecodeError } from '../../../src-worker/formats/decode-error';
-import { udpPackets } from '../../../src-worker/formats/pcap';
+import { DecodeError } from '../../../../src-worker/formats/decode-error';
+import { udpPackets } from '../../../../src-worker/formats/pcap';
 import {
   decodeVelodyneData,
   decodeVelodynePosition,
@@ -16,11 +16,11 @@ import {
   type VelodyneDataPacket,
   type VelodyneModel,
   type VelodynePosition,
-} from '../../../src-worker/formats/velodyne/velodyne-packet';
-import { builtinProfile } from '../../../src-common/builtin-profiles';
-import type { SensorProfile } from '../../../src-common/sensor-profile';
-import { DATA_DIR, HAVE_DATA, decodeErrorOf } from './helpers';
-import { mutate, seededRandom } from './mutate';
+} from '../../../../src-worker/formats/velodyne/velodyne-packet';
+import { builtinProfile } from '../../../../src-common/builtin-profiles';
+import type { SensorProfile } from '../../../../src-common/sensor-profile';
+import { DATA_DIR, HAVE_DATA, decodeErrorOf } from '../helpers';
+import { mutate, seededRandom } from '../mutate';
 
 const profile = (id: VelodyneModel): SensorProfile => builtinProfile(id)!;
 const DEG = Math.PI / 180;

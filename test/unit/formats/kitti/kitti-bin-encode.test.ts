@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeKittiBin } from '../../../src-worker/formats/kitti/kitti-bin';
-import { encodeKittiBin } from '../../../src-worker/formats/kitti/kitti-bin-encode';
-import { dataFile, HAS_SHARED_DATA } from '../../helpers/shared-data';
-import { mismatches, sampleCloud } from './helpers';
+import { decodeKittiBin } from '../../../../src-worker/formats/kitti/kitti-bin';
+import { encodeKittiBin } from '../../../../src-worker/formats/kitti/kitti-bin-encode';
+import { dataFile, HAS_SHARED_DATA } from '../../../helpers/shared-data';
+import { mismatches, sampleCloud } from '../helpers';
 
 describe('encodeKittiBin', () => {
   it('round-trips x, y, z, intensity bit-exactly, non-finite points in place', () => {

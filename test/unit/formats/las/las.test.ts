@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DecodedCloud } from '../../../src-worker/formats/decoded-cloud';
-import { decodeLas, initLaz, lazHeapBytes, type LasCloud } from '../../../src-worker/formats/las/las';
-import { encodeLas, encodeLasFromChunks } from '../../../src-worker/formats/las/las-encode';
-import { parseLasHeader } from '../../../src-worker/formats/las/las-header';
-import { validateLaz } from '../../../src-worker/formats/las/laz';
-import { pointsToPacket } from '../../../src-worker/formats/packets';
-import { IDENTITY_POSE, RING_UNKNOWN, type PacketChunk } from '../../../src-common/packets';
-import { transformPoint } from '../../../src-worker/geometry/pose';
-import { dataFile, HAS_SHARED_DATA } from '../../helpers/shared-data';
-import { decodeErrorOf, expectConsistent } from './helpers';
-import { mutate, seededRandom } from './mutate';
+import type { DecodedCloud } from '../../../../src-worker/formats/decoded-cloud';
+import { decodeLas, initLaz, lazHeapBytes, type LasCloud } from '../../../../src-worker/formats/las/las';
+import { encodeLas, encodeLasFromChunks } from '../../../../src-worker/formats/las/las-encode';
+import { parseLasHeader } from '../../../../src-worker/formats/las/las-header';
+import { validateLaz } from '../../../../src-worker/formats/las/laz';
+import { pointsToPacket } from '../../../../src-worker/formats/packets';
+import { IDENTITY_POSE, RING_UNKNOWN, type PacketChunk } from '../../../../src-common/packets';
+import { transformPoint } from '../../../../src-worker/geometry/pose';
+import { dataFile, HAS_SHARED_DATA } from '../../../helpers/shared-data';
+import { decodeErrorOf, expectConsistent } from '../helpers';
+import { mutate, seededRandom } from '../mutate';
 
 /** A finite cloud with every channel LAS keeps. */
 function cloud(n = 60, seed = 2): DecodedCloud {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeKittiBin } from '../../../src-worker/formats/kitti/kitti-bin';
-import { decodeErrorOf, expectConsistent } from './helpers';
+import { decodeKittiBin } from '../../../../src-worker/formats/kitti/kitti-bin';
+import { decodeErrorOf, expectConsistent } from '../helpers';
 
 function kitti(points: number[][]): Uint8Array {
   return new Uint8Array(new Float32Array(points.flat()).buffer);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decodePcd } from '../../../src-worker/formats/pcd/pcd';
-import { encodePcd, formatFloat } from '../../../src-worker/formats/pcd/pcd-encode';
-import { RING_UNKNOWN } from '../../../src-common/packets';
-import { decodeErrorOf, expectConsistent, sampleCloud } from './helpers';
+import { decodePcd } from '../../../../src-worker/formats/pcd/pcd';
+import { encodePcd, formatFloat } from '../../../../src-worker/formats/pcd/pcd-encode';
+import { RING_UNKNOWN } from '../../../../src-common/packets';
+import { decodeErrorOf, expectConsistent, sampleCloud } from '../helpers';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 
