@@ -88,10 +88,13 @@ export async function benchCommand(services: AppServices, args: CommonArgs, prog
       note,
     );
     json.host = h;
-    text.push(
+    const lines = [
       `host: longest event-loop stall ${h.maxStallMs} ms (p99 ${h.p99StallMs} ms) over the ${h.small ? 'small ' : ''}demo; preview of ${h.previewTriangles} triangles`,
       ...h.steps.map((s) => `  ${s.step.padEnd(9)} max ${String(s.maxStallMs).padStart(6)} ms  p99 ${String(s.p99StallMs).padStart(5)} ms  (${s.seconds} s)`),
-    );
+    ];
+    // The summary goes to stderr too, so a --json run still shows it.
+    if (args.json) for (const line of lines) progress.note(line);
+    text.push(...lines);
   }
   return { json, text: text.join('\n') };
 }
