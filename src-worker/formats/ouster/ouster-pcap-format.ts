@@ -5,9 +5,9 @@
  */
 import type { LogFormatDescriptor } from '../log-format';
 import { memorySource, type DecodeContext } from '../log-source';
-import { udpPackets } from '../pcap';
-import { buildPcap, ethernet, ipv4Udp } from '../pcap-build';
-import { isCaptureHead, PCAP_EXTENSIONS } from '../pcap-signature';
+import { udpPackets } from '../pcap/pcap';
+import { buildPcap, ethernet, ipv4Udp } from '../pcap/pcap-build';
+import { isCaptureHead, PCAP_EXTENSIONS } from '../pcap/pcap-signature';
 import { parseOusterMetadata } from './ouster-metadata';
 import { FUZZ_TARGETS, ousterPackets, sampleOusterMetadataJson, sampleOusterPacket } from './ouster-packet';
 

@@ -5,9 +5,9 @@
  */
 import type { LogFormatDescriptor } from '../log-format';
 import { memorySource } from '../log-source';
-import { udpPackets } from '../pcap';
-import { buildPcap, ethernet, ipv4Udp, type Frame } from '../pcap-build';
-import { isCaptureHead, PCAP_EXTENSIONS } from '../pcap-signature';
+import { udpPackets } from '../pcap/pcap';
+import { buildPcap, ethernet, ipv4Udp, type Frame } from '../pcap/pcap-build';
+import { isCaptureHead, PCAP_EXTENSIONS } from '../pcap/pcap-signature';
 import { velodynePcapPackets } from './velodyne-pcap';
 
 /** Four VLP-16 data packets and a position packet, as a pcap: the fuzzers' sample. */

@@ -12,7 +12,7 @@
  */
 import { DecodeError } from '../decode-error';
 import type { ByteSource, DecodeContext, DecodedPacket, LogSourceInfo } from '../log-source';
-import { emptyPcapStats, udpPackets, type UdpPacket } from '../pcap';
+import { emptyPcapStats, udpPackets, type UdpPacket } from '../pcap/pcap';
 import {
   VELODYNE_PRODUCTS,
   decodeVelodyneData,

@@ -31,7 +31,7 @@ async function importDone(req: Parameters<AppServices['call']>[1] & object, meth
 }
 
 describe.skipIf(!HAS_SHARED_DATA)('Velodyne captures', () => {
-  // Data packets per capture (also checked at the pcap level in test/unit/formats/pcap.test.ts).
+  // Data packets per capture (also checked at the pcap level in test/unit/formats/pcap/pcap.test.ts).
   const cases = [
     { file: 'rust_lidar_utils/velodyne_vlp16.pcap', packets: 84, sensor: 'VLP-16', profile: 'vlp16' },
     { file: 'rust_lidar_utils/hdl32_example.pcap', packets: 876, sensor: 'HDL-32E', profile: 'hdl32e' },

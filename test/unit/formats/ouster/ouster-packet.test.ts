@@ -15,7 +15,7 @@ import {
 } from '../../../../src-worker/formats/ouster/ouster-packet';
 import { ousterDestaggeredColumn, ousterProfile, parseOusterMetadata, type OusterMetadata, type OusterUdpProfile } from '../../../../src-worker/formats/ouster/ouster-metadata';
 import type { LogSourceInfo } from '../../../../src-worker/formats/log-source';
-import { udpPackets } from '../../../../src-worker/formats/pcap';
+import { udpPackets } from '../../../../src-worker/formats/pcap/pcap';
 import { HAS_SHARED_DATA, dataFile } from '../../../helpers/shared-data';
 import { decodeErrorOf } from '../helpers';
 import { mutate, seededRandom } from '../mutate';

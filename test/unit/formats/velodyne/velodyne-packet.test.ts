@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DecodeError } from '../../../../src-worker/formats/decode-error';
-import { udpPackets } from '../../../../src-worker/formats/pcap';
+import { udpPackets } from '../../../../src-worker/formats/pcap/pcap';
 import {
   decodeVelodyneData,
   decodeVelodynePosition,

@@ -3,14 +3,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type ByteSource, type DecodedPacket, type LogSourceInfo, memorySource } from '../../../../src-worker/formats/log-source';
 import { LogWriter } from '../../../../src-worker/formats/log-writer';
-import { udpPackets } from '../../../../src-worker/formats/pcap';
+import { udpPackets } from '../../../../src-worker/formats/pcap/pcap';
 import { velodynePcapPackets } from '../../../../src-worker/formats/velodyne/velodyne-pcap';
 import { rebuildMisses } from '../../../../src-worker/formats/rebuild-misses';
 import { unpackChunk } from '../../../../src-worker/formats/packed-rays';
 import type { PacketChunk } from '../../../../src-common/packets';
 import { builtinProfile } from '../../../../src-common/builtin-profiles';
 import { DATA_DIR, HAVE_DATA, decodeErrorOf } from '../helpers';
-import { buildPcap, ethernet, ipv4Udp } from '../../../../src-worker/formats/pcap-build';
+import { buildPcap, ethernet, ipv4Udp } from '../../../../src-worker/formats/pcap/pcap-build';
 
 /** Every packet of a source, with its arrays copied (decoders may reuse them). */
 function collect(src: ByteSource, profileId?: string): { packets: DecodedPacket[]; info: LogSourceInfo } {

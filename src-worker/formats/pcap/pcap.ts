@@ -1,5 +1,5 @@
-import { DecodeError } from './decode-error';
-import { memorySource, type ByteSource } from './log-source';
+import { DecodeError } from '../decode-error';
+import { memorySource, type ByteSource } from '../log-source';
 
 /**
  * Packet captures (classic libpcap and pcapng): the UDP datagrams they hold, one at a time, so an

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DecodeError } from '../../../src-worker/formats/decode-error';
-import { emptyPcapStats, isPcap, isPcapng, udpPackets, type UdpPacket } from '../../../src-worker/formats/pcap';
-import { DATA_DIR, HAVE_DATA, decodeErrorOf } from './helpers';
-import { mutate, seededRandom } from './mutate';
+import { DecodeError } from '../../../../src-worker/formats/decode-error';
+import { emptyPcapStats, isPcap, isPcapng, udpPackets, type UdpPacket } from '../../../../src-worker/formats/pcap/pcap';
+import { DATA_DIR, HAVE_DATA, decodeErrorOf } from '../helpers';
+import { mutate, seededRandom } from '../mutate';
 
-import { buildPcap, buildPcapng, bytesOf, ethernet, ipv4Udp, sll, type Frame } from '../../../src-worker/formats/pcap-build';
+import { buildPcap, buildPcapng, bytesOf, ethernet, ipv4Udp, sll, type Frame } from '../../../../src-worker/formats/pcap/pcap-build';
 
 describe('pcap', () => {
   it('reads UDP payloads over Ethernet in both byte orders and both time resolutions', () => {
