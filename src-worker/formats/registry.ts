@@ -1,9 +1,10 @@
 /**
  * The format registry: one descriptor per log format and per export format, the only list of
- * them in the worker. It drives the import task (open), detection (detectLogFormat), the
- * export task, the catalogue the host serves to the UI and the CLI (`formats.list`), and the
- * fuzzer (fuzzTargets). A new format is one descriptor file and one line here (docs/design.md,
- * "Log formats").
+ * them in the worker. It drives the import task (open), detection (detectLogFormat, also run
+ * before an import by the prepare-import task), the export task, the catalogue the host serves
+ * to the pages (`formats.list`), and the fuzzer (fuzzTargets); its keys are the ids of
+ * src-common/formats.ts, which the API and the CLI's usage list. A new format is one
+ * descriptor file and one line here (docs/design.md, "Log formats").
  *
  * Detection goes in this object's order: first every format's signature, then names and
  * textual headers; an Ouster capture comes before a Velodyne one since they share the pcap
