@@ -52,7 +52,6 @@ export function prepareImport(input: PrepareImportInput): PrepareImportResult {
     return prepare(input);
   } catch (e) {
     if (e instanceof BadInput) return { ok: false, code: e.code, message: e.message };
-    if (e instanceof CalibrationError || e instanceof DecodeError) return { ok: false, code: 'bad_input', message: e.message };
     throw e;
   }
 }
@@ -66,8 +65,8 @@ function prepare(input: PrepareImportInput): PrepareImportResult {
   }
   const metadataNeed = logFormat(id).calibrationIsMetadata;
   if (metadataNeed && !calibration) throw new BadInput('bad_input', `${name}: ${metadataNeed.missing} (give it as the calibration)`);
-  const calibrationProfile = calibration && !metadataNeed ? importCalibration(calibration.text, calibration.name).profile : null;
-  const poses = input.poses ? parsePosesFile(input.poses.text, input.poses.name) : null;
+  const calibrationProfile = calibration && !metadataNeed ? badInputOn(CalibrationError, () => importCalibration(calibration.text, calibration.name).profile) : null;
+  const poses = input.poses ? badInputOn(DecodeError, () => parsePosesFile(input.poses!.text, input.poses!.name)) : null;
   return {
     ok: true,
     format: id,
@@ -75,6 +74,16 @@ function prepare(input: PrepareImportInput): PrepareImportResult {
     metadata: metadataNeed ? calibration : null,
     poses: poses && input.poses ? { name: input.poses.name, times: poses.times, poses: poses.poses } : null,
   };
+}
+
+/** Runs `parse`, turning its own kind of error (the file's fault) into bad input. */
+function badInputOn<T>(kind: new (...args: never[]) => Error, parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    if (e instanceof kind) throw new BadInput('bad_input', e.message);
+    throw e;
+  }
 }
 
 function fileError(path: string, e: unknown): BadInput {
