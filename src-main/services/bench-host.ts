@@ -25,6 +25,9 @@ export interface HostStepStall {
   maxStallMs: number;
   /** The highest 99th percentile of its stretches (ms). */
   p99StallMs: number;
+  /** Most CPU time the host thread spent between two turns of its loop (ms): the stall its own
+   * work makes, without the time it waited for a core (null where Node cannot tell). */
+  maxBusyMs: number | null;
   /** Wall time the step took (s; a step the experiment interleaves adds up its parts). */
   seconds: number;
 }
@@ -32,6 +35,7 @@ export interface HostStepStall {
 export interface HostBench {
   maxStallMs: number;
   p99StallMs: number;
+  maxBusyMs: number | null;
   steps: HostStepStall[];
   small: boolean;
   /** Placed triangles of the large scene the `preview` step decimates. */
@@ -67,11 +71,25 @@ const STEP_OF: Partial<Record<Method, string>> = {
  * One histogram for the whole run, and one per stretch of a step (the experiment interleaves
  * simulate and evaluate): a histogram disabled and enabled again would count the time in between
  * as a stall, so each stretch gets a fresh one and a step keeps the worst of its stretches.
+ *
+ * On a shared machine a stall is also the time the host waited for a core. So a sampler on the
+ * same period reads the thread's own CPU time at every turn of the loop: the most it spent
+ * between two turns is the stall its own work made (`maxBusyMs`).
  */
 class StallMeter {
   private readonly all = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-  private readonly steps = new Map<string, { maxStallMs: number; p99StallMs: number; ms: number }>();
-  private current: { name: string; since: number; h: ELDHistogram } | null = null;
+  private readonly steps = new Map<string, { maxStallMs: number; p99StallMs: number; maxBusyMs: number; ms: number }>();
+  private current: { name: string; since: number; h: ELDHistogram; busy: number } | null = null;
+  private busyAll = 0;
+  private cpuAt = threadCpuMs();
+  private readonly sampler = setInterval(() => {
+    const now = threadCpuMs();
+    if (now === null || this.cpuAt === null) return;
+    const busy = now - this.cpuAt;
+    this.cpuAt = now;
+    this.busyAll = Math.max(this.busyAll, busy);
+    if (this.current) this.current.busy = Math.max(this.current.busy, busy);
+  }, RESOLUTION_MS);
 
   constructor() {
     this.all.enable();
@@ -84,27 +102,45 @@ class StallMeter {
     h.enable();
     // The histogram's first tick only starts its clock: let it pass before the step runs.
     await turn();
-    this.current = { name, since: performance.now(), h };
+    this.current = { name, since: performance.now(), h, busy: 0 };
   }
 
   /** Lets the loop turn first: a step that blocked to its end is recorded when the timer fires late. */
   async leave(): Promise<void> {
     if (!this.current) return;
-    const { name, since, h } = this.current;
     await turn();
+    const { name, since, h, busy } = this.current;
     h.disable();
-    const s = this.steps.get(name) ?? { maxStallMs: 0, p99StallMs: 0, ms: 0 };
+    const s = this.steps.get(name) ?? { maxStallMs: 0, p99StallMs: 0, maxBusyMs: 0, ms: 0 };
     const part = stalls(h);
-    this.steps.set(name, { maxStallMs: Math.max(s.maxStallMs, part.maxStallMs), p99StallMs: Math.max(s.p99StallMs, part.p99StallMs), ms: s.ms + performance.now() - since });
+    this.steps.set(name, {
+      maxStallMs: Math.max(s.maxStallMs, part.maxStallMs),
+      p99StallMs: Math.max(s.p99StallMs, part.p99StallMs),
+      maxBusyMs: Math.max(s.maxBusyMs, busy),
+      ms: s.ms + performance.now() - since,
+    });
     this.current = null;
   }
 
-  async finish(): Promise<{ maxStallMs: number; p99StallMs: number; steps: HostStepStall[] }> {
+  async finish(): Promise<{ maxStallMs: number; p99StallMs: number; maxBusyMs: number | null; steps: HostStepStall[] }> {
     await this.leave();
-    this.all.disable();
-    const steps = [...this.steps].map(([step, s]) => ({ step, maxStallMs: s.maxStallMs, p99StallMs: s.p99StallMs, seconds: round(s.ms / 1000, 2) }));
-    return { ...stalls(this.all), steps };
+    this.stop();
+    const known = this.cpuAt !== null;
+    const busy = (ms: number) => (known ? round(ms, 1) : null);
+    const steps = [...this.steps].map(([step, s]) => ({ step, maxStallMs: s.maxStallMs, p99StallMs: s.p99StallMs, maxBusyMs: busy(s.maxBusyMs), seconds: round(s.ms / 1000, 2) }));
+    return { ...stalls(this.all), maxBusyMs: busy(this.busyAll), steps };
   }
+
+  stop(): void {
+    clearInterval(this.sampler);
+    this.all.disable();
+  }
+}
+
+/** The host thread's CPU time (ms), where Node can tell it (22.19 and later). */
+function threadCpuMs(): number | null {
+  const usage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.();
+  return usage ? (usage.user + usage.system) / 1000 : null;
 }
 
 function turn(): Promise<void> {
@@ -186,7 +222,7 @@ export async function benchHost(services: AppServices, opts: HostBenchOptions, p
 
     return { ...(await meter.finish()), small, previewTriangles, project: opts.project ?? '(temporary)' };
   } finally {
-    await meter.leave();
+    meter.stop();
     if (services.session) await services.call('project.close', {});
     if (dir) rmSync(dir, { recursive: true, force: true });
   }
