@@ -523,18 +523,22 @@ export interface Bounds {
   max: [number, number, number];
 }
 
-export interface DriveLogInfo {
-  id: number;
-  name: string;
-  format: DriveLogFormat;
-  sourcePath: string | null;
-  profileId: string | null;
+/** What a stream of packets holds: a drive log's or a run's totals. */
+export interface CloudTotals {
   packets: number;
   points: number;
   hits: number;
   misses: number;
   durationS: number;
   bounds: Bounds | null;
+}
+
+export interface DriveLogInfo extends CloudTotals {
+  id: number;
+  name: string;
+  format: DriveLogFormat;
+  sourcePath: string | null;
+  profileId: string | null;
   /** What the importer learnt: sensor model, return mode, GPS fixes, rebuilt misses, poses file, ... */
   info: Record<string, unknown>;
   createdAt: string;
@@ -755,7 +759,7 @@ export interface FitTuningSummary {
   seconds: number;
 }
 
-export interface RunInfo {
+export interface RunInfo extends CloudTotals {
   id: number;
   name: string;
   sceneId: number | null;
@@ -764,12 +768,6 @@ export interface RunInfo {
   seed: number;
   trajectory: Record<string, unknown> | null;
   params: Record<string, unknown>;
-  packets: number;
-  points: number;
-  hits: number;
-  misses: number;
-  durationS: number;
-  bounds: Bounds | null;
   createdAt: string;
 }
 

@@ -74,7 +74,7 @@ export async function startStudy(ctx: ServiceContext, req: ParsedRequest<'study.
   let def: StudyDefinition;
   let studyId: number | null = null;
   if (req.study !== undefined) {
-    const stored = store.studies.get(req.study);
+    const stored = store.studies.read(req.study);
     if (!stored) throw new ApiError('not_found', `no study ${req.study} in this project`);
     if (stored.info.state === 'running' || stored.info.state === 'queued') throw new ApiError('conflict', `study ${req.study} is already running`);
     def = studyParams(stored.params).definition;
@@ -82,7 +82,7 @@ export async function startStudy(ctx: ServiceContext, req: ParsedRequest<'study.
   } else {
     def = req.definition!;
   }
-  const scene = store.scenes.get(def.sceneId);
+  const scene = store.scenes.read(def.sceneId);
   if (!scene) throw new ApiError('not_found', `no scene ${def.sceneId} in this project`);
   const profiles = def.sensors.map((s) => resolveProfileForUse(store, s.profileId));
   const data = scene.data as unknown as SceneData;
@@ -123,7 +123,7 @@ export async function startStudy(ctx: ServiceContext, req: ParsedRequest<'study.
   });
   store.studies.setJob(id, running.job.id);
   ctx.events.emit({ type: 'project', entity: 'studies', id });
-  return { job: running, study: store.studies.get(id)!.info };
+  return { job: running, study: store.studies.read(id)!.info };
 }
 
 function sensorResult(o: StudyRunOutput, def: StudyDefinition): StudySensorResult {
@@ -150,7 +150,7 @@ function sensorResult(o: StudyRunOutput, def: StudyDefinition): StudySensorResul
 }
 
 export function studyData(session: ProjectSession, id: number): StudyData {
-  const s = session.store.studies.get(id);
+  const s = session.store.studies.read(id);
   if (!s) throw new ApiError('not_found', `no study ${id} in this project`);
   const { definition, layout } = studyParams(s.params);
   return { ...s.info, definition, layout, results: s.results };

@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { ApiError, type AnnotationData, type AnnotationEntry, type AnnotationInfo } from '../api/contract';
+import { EntityRows } from './entity-rows';
 
 interface Row {
   id: number;
@@ -19,18 +20,16 @@ const COLUMNS = `id, name, log_id, json_array_length(entries) AS count, created_
 
 const toInfo = (r: Row): AnnotationInfo => ({ id: r.id, name: r.name, logId: r.log_id, count: r.count, createdAt: r.created_at });
 
-export class AnnotationsRepository {
+export class AnnotationsRepository extends EntityRows<Row, AnnotationInfo> {
   private readonly stmts;
 
   constructor(private readonly db: Database.Database) {
+    super(db, { table: 'annotations', columns: COLUMNS }, toInfo);
     this.stmts = {
       insert: db.prepare<[string, number | null, string]>(`INSERT INTO annotations (name, log_id, entries) VALUES (?, ?, ?)`),
       logExists: db.prepare<[number], number>(`SELECT 1 FROM drive_logs WHERE id = ?`).pluck(),
-      list: db.prepare<[], Row>(`SELECT ${COLUMNS} FROM annotations ORDER BY id`),
       listByLog: db.prepare<[number], Row>(`SELECT ${COLUMNS} FROM annotations WHERE log_id = ? ORDER BY id`),
-      get: db.prepare<[number], Row>(`SELECT ${COLUMNS} FROM annotations WHERE id = ?`),
       entries: db.prepare<[number], string>(`SELECT entries FROM annotations WHERE id = ?`).pluck(),
-      delete: db.prepare<[number]>(`DELETE FROM annotations WHERE id = ?`),
     };
   }
 
@@ -46,13 +45,8 @@ export class AnnotationsRepository {
   }
 
   /** Every annotation, or a log's, oldest first (without their entries). */
-  list(logId?: number): AnnotationInfo[] {
-    return (logId === undefined ? this.stmts.list.all() : this.stmts.listByLog.all(logId)).map(toInfo);
-  }
-
-  get(id: number): AnnotationInfo | null {
-    const row = this.stmts.get.get(id);
-    return row ? toInfo(row) : null;
+  override list(logId?: number): AnnotationInfo[] {
+    return logId === undefined ? super.list() : this.stmts.listByLog.all(logId).map(toInfo);
   }
 
   /** The annotation with its entries, or null. */
@@ -60,9 +54,5 @@ export class AnnotationsRepository {
     const info = this.get(id);
     if (!info) return null;
     return { ...info, entries: JSON.parse(this.stmts.entries.get(id)!) as AnnotationEntry[] };
-  }
-
-  delete(id: number): boolean {
-    return this.stmts.delete.run(id).changes > 0;
   }
 }

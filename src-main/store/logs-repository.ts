@@ -9,10 +9,11 @@
 import { unpackChunk } from '../../src-worker/formats/packed-rays';
 import type { SensorProfile } from '../../src-common/sensor-profile';
 import type Database from 'better-sqlite3';
-import { ApiError, type Bounds, type DriveLogInfo } from '../api/contract';
+import { ApiError, type Bounds, type CloudTotals, type DriveLogInfo } from '../api/contract';
 import { LOG_FORMATS, type DriveLogFormat } from '../../src-common/formats';
 import type { PacketChunk } from '../../src-common/packets';
 import { ChunkTable, validateChunk, type ChunkMeta } from './chunk-table';
+import { EntityRows } from './entity-rows';
 import { isSqliteError } from './sqlite-errors';
 
 export type LogStatus = 'importing' | 'ready';
@@ -28,15 +29,9 @@ export interface BeginImport {
   mountPose?: readonly number[] | null;
 }
 
-export interface ImportTotals {
+export interface ImportTotals extends CloudTotals {
   /** The detected format; required if beginImport had none. */
   format?: DriveLogFormat;
-  packets: number;
-  points: number;
-  hits: number;
-  misses: number;
-  durationS: number;
-  bounds: Bounds | null;
   /** Importer's metadata (sensor, return mode, ...): replaces the log's info. */
   info?: Record<string, unknown>;
   /** The profile the log was decoded with, when it is one of the project's profiles. */
@@ -88,7 +83,7 @@ function toInfo(r: LogRow): DriveLogInfo {
   };
 }
 
-export class LogsRepository {
+export class LogsRepository extends EntityRows<LogRow, DriveLogInfo> {
   private readonly chunkTable: ChunkTable;
   private readonly stmts;
 
@@ -96,6 +91,9 @@ export class LogsRepository {
   private readonly decodeProfiles = new Map<number, SensorProfile>();
 
   constructor(private readonly db: Database.Database) {
+    // A log being imported is not yet a log: lists, gets and deletes see only ready ones (an
+    // import in progress is cancelled through its job instead).
+    super(db, { table: 'drive_logs', columns: INFO_COLUMNS, visible: "status = 'ready'" }, toInfo);
     this.chunkTable = new ChunkTable(db, 'log_chunks', (chunk, logId, seq) => unpackChunk(chunk, this.decodeProfile(logId), `drive log ${logId} chunk ${seq}`));
     this.stmts = {
       decodeProfile: db.prepare<[number], string | null>(`SELECT decode_profile FROM drive_logs WHERE id = ?`).pluck(),
@@ -114,14 +112,11 @@ export class LogsRepository {
       ),
       format: db.prepare<[number], string | null>(`SELECT format FROM drive_logs WHERE id = ?`).pluck(),
       deleteAny: db.prepare<[number]>(`DELETE FROM drive_logs WHERE id = ?`),
-      deleteReady: db.prepare<[number]>(`DELETE FROM drive_logs WHERE id = ? AND status = 'ready'`),
       // Half-imported logs whose job is no longer live (recover() has just interrupted orphans).
       deleteImporting: db.prepare<[]>(
         `DELETE FROM drive_logs WHERE status = 'importing'
            AND (job_id IS NULL OR job_id NOT IN (SELECT id FROM jobs WHERE state IN ('queued', 'running')))`,
       ),
-      list: db.prepare<[], LogRow>(`SELECT ${INFO_COLUMNS} FROM drive_logs WHERE status = 'ready' ORDER BY id`),
-      get: db.prepare<[number], LogRow>(`SELECT ${INFO_COLUMNS} FROM drive_logs WHERE id = ? AND status = 'ready'`),
     };
   }
 
@@ -198,24 +193,8 @@ export class LogsRepository {
     return this.stmts.deleteImporting.run().changes;
   }
 
-  /** Ready logs, oldest first. */
-  list(): DriveLogInfo[] {
-    return this.stmts.list.all().map(toInfo);
-  }
-
-  /** A ready log, or null (also while it is still importing). */
-  get(id: number): DriveLogInfo | null {
-    const row = this.stmts.get.get(id);
-    return row ? toInfo(row) : null;
-  }
-
   status(id: number): LogStatus | null {
     return this.stmts.status.get(id) ?? null;
-  }
-
-  /** Deletes a ready log; an import in progress is cancelled through its job instead. */
-  delete(id: number): boolean {
-    return this.stmts.deleteReady.run(id).changes > 0;
   }
 
   /** The log's chunks in seq order, as fresh transferable typed arrays. */

@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import { ApiError, type ModelInfo } from '../api/contract';
 import type { ArrayStore } from './array-store';
+import { EntityRows } from './entity-rows';
 import { MODEL_ARRAY_NAMES, checkModelArrays, type ModelArrays } from '../../src-common/fitted-model';
 
 interface ModelRow {
@@ -51,20 +52,18 @@ function toInfo(r: ModelRow): ModelInfo {
   };
 }
 
-export class ModelsRepository {
+export class ModelsRepository extends EntityRows<ModelRow, ModelInfo> {
   private readonly stmts;
 
   constructor(
     private readonly db: Database.Database,
     private readonly arrayStore: ArrayStore,
   ) {
+    super(db, { table: 'models', columns: COLUMNS }, toInfo);
     this.stmts = {
       insert: db.prepare<[string, string, number | null, string, string, number | null]>(
         `INSERT INTO models (name, kind, source_log_id, params, report, job_id) VALUES (?, ?, ?, ?, ?, ?)`,
       ),
-      list: db.prepare<[], ModelRow>(`SELECT ${COLUMNS} FROM models ORDER BY id`),
-      get: db.prepare<[number], ModelRow>(`SELECT ${COLUMNS} FROM models WHERE id = ?`),
-      delete: db.prepare<[number]>(`DELETE FROM models WHERE id = ?`),
     };
   }
 
@@ -79,15 +78,6 @@ export class ModelsRepository {
       this.arrayStore.writeArray(id, TRAIL, trail);
       return this.get(id)!;
     })();
-  }
-
-  list(): ModelInfo[] {
-    return this.stmts.list.all().map(toInfo);
-  }
-
-  get(id: number): ModelInfo | null {
-    const row = this.stmts.get.get(id);
-    return row ? toInfo(row) : null;
   }
 
   /** The model's element arrays (fresh buffers), checked for consistency. */
@@ -129,9 +119,5 @@ export class ModelsRepository {
   /** The sensor's path while logging (poses world ← sensor, 7 each); empty when not stored. */
   trail(id: number): Float64Array {
     return this.arrayStore.readArray(id, TRAIL, 'f64') ?? new Float64Array(0);
-  }
-
-  delete(id: number): boolean {
-    return this.stmts.delete.run(id).changes > 0;
   }
 }

@@ -8,6 +8,7 @@
 import type Database from 'better-sqlite3';
 import { ApiError, type PrimitiveData, type PrimitiveInfo } from '../api/contract';
 import type { ArrayStore } from './array-store';
+import { EntityRows } from './entity-rows';
 import { checkPrimitive, primitiveCounts, type Primitive, type PrimitiveSource } from '../../src-common/primitive';
 import { referenceClassName } from '../../src-common/classes';
 
@@ -71,20 +72,18 @@ function toInfo(r: PrimitiveRow): PrimitiveInfo {
   };
 }
 
-export class PrimitivesRepository {
+export class PrimitivesRepository extends EntityRows<PrimitiveRow, PrimitiveInfo> {
   private readonly stmts;
 
   constructor(
     private readonly db: Database.Database,
     private readonly arrays: ArrayStore,
   ) {
+    super(db, { table: 'primitives', columns: COLUMNS }, toInfo);
     this.stmts = {
       insert: db.prepare<[string, string, number | null, number | null, string]>(
         `INSERT INTO primitives (class, extents, model_id, source_log_id, source) VALUES (?, ?, ?, ?, ?)`,
       ),
-      list: db.prepare<[], PrimitiveRow>(`SELECT ${COLUMNS} FROM primitives ORDER BY id`),
-      get: db.prepare<[number], PrimitiveRow>(`SELECT ${COLUMNS} FROM primitives WHERE id = ?`),
-      delete: db.prepare<[number]>(`DELETE FROM primitives WHERE id = ?`),
     };
   }
 
@@ -117,15 +116,6 @@ export class PrimitivesRepository {
         return this.get(id)!;
       }),
     )();
-  }
-
-  list(): PrimitiveInfo[] {
-    return this.stmts.list.all().map(toInfo);
-  }
-
-  get(id: number): PrimitiveInfo | null {
-    const row = this.stmts.get.get(id);
-    return row ? toInfo(row) : null;
   }
 
   /** A primitive with its elements (fresh buffers), as the compute side uses it. */
@@ -166,6 +156,6 @@ export class PrimitivesRepository {
 
   /** Deletes the listed primitives (their arrays cascade); how many existed. */
   deleteMany(ids: readonly number[]): number {
-    return this.db.transaction(() => ids.reduce((n, id) => n + this.stmts.delete.run(id).changes, 0))();
+    return this.db.transaction(() => ids.reduce((n, id) => n + (this.delete(id) ? 1 : 0), 0))();
   }
 }

@@ -5,10 +5,11 @@
  * then 'ready'. Failure or cancel deletes it; recover() deletes runs of jobs that died.
  */
 import type Database from 'better-sqlite3';
-import { ApiError, type Bounds, type RunInfo } from '../api/contract';
+import { ApiError, type Bounds, type CloudTotals, type RunInfo } from '../api/contract';
 import { type SimulationMode } from '../../src-common/modes';
 import type { PacketChunk } from '../../src-common/packets';
 import { ChunkTable, validateChunk, type ChunkMeta } from './chunk-table';
+import { EntityRows } from './entity-rows';
 
 export interface BeginRun {
   name: string;
@@ -21,14 +22,7 @@ export interface BeginRun {
   jobId: number | null;
 }
 
-export interface RunTotals {
-  packets: number;
-  points: number;
-  hits: number;
-  misses: number;
-  durationS: number;
-  bounds: Bounds | null;
-}
+export type RunTotals = CloudTotals;
 
 interface RunRow {
   id: number;
@@ -70,11 +64,13 @@ function toInfo(r: RunRow): RunInfo {
   };
 }
 
-export class RunsRepository {
+export class RunsRepository extends EntityRows<RunRow, RunInfo> {
   private readonly chunkTable: ChunkTable;
   private readonly stmts;
 
   constructor(private readonly db: Database.Database) {
+    // A run being simulated is not yet a run: lists, gets and deletes see only ready ones.
+    super(db, { table: 'runs', columns: COLUMNS, visible: "status = 'ready'" }, toInfo);
     this.chunkTable = new ChunkTable(db, 'run_chunks');
     this.stmts = {
       // profile_id stays NULL: built-in profiles are not rows; params.profileId and params.profile
@@ -89,9 +85,6 @@ export class RunsRepository {
       ),
       status: db.prepare<[number], string>(`SELECT status FROM runs WHERE id = ?`).pluck(),
       deleteAny: db.prepare<[number]>(`DELETE FROM runs WHERE id = ?`),
-      deleteReady: db.prepare<[number]>(`DELETE FROM runs WHERE id = ? AND status = 'ready'`),
-      list: db.prepare<[], RunRow>(`SELECT ${COLUMNS} FROM runs WHERE status = 'ready' ORDER BY id`),
-      get: db.prepare<[number], RunRow>(`SELECT ${COLUMNS} FROM runs WHERE id = ? AND status = 'ready'`),
       sceneExists: db.prepare<[number], number>(`SELECT 1 FROM scenes WHERE id = ?`).pluck(),
     };
   }
@@ -127,19 +120,6 @@ export class RunsRepository {
 
   discard(runId: number): boolean {
     return this.stmts.deleteAny.run(runId).changes > 0;
-  }
-
-  list(): RunInfo[] {
-    return this.stmts.list.all().map(toInfo);
-  }
-
-  get(id: number): RunInfo | null {
-    const row = this.stmts.get.get(id);
-    return row ? toInfo(row) : null;
-  }
-
-  delete(id: number): boolean {
-    return this.stmts.deleteReady.run(id).changes > 0;
   }
 
   *chunks(runId: number): Generator<PacketChunk> {

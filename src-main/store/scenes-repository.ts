@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import { ApiError, type SceneInfo } from '../api/contract';
 import type { ArrayStore } from './array-store';
+import { EntityRows } from './entity-rows';
 import { dtypeOrNull, type AnyStorableArray } from './typed-blobs';
 
 interface SceneRow {
@@ -21,19 +22,17 @@ export interface StoredScene {
   data: Record<string, unknown>;
 }
 
-export class ScenesRepository {
+export class ScenesRepository extends EntityRows<SceneRow, SceneInfo> {
   private readonly stmts;
 
   constructor(
     private readonly db: Database.Database,
     private readonly arrays: ArrayStore,
   ) {
+    super(db, { table: 'scenes', columns: 'id, name, json, created_at' }, toInfo);
     this.stmts = {
       insert: db.prepare<[string, string]>(`INSERT INTO scenes (name, json) VALUES (?, ?)`),
       updateJson: db.prepare<[string, number]>(`UPDATE scenes SET json = ? WHERE id = ?`),
-      list: db.prepare<[], SceneRow>(`SELECT id, name, json, created_at FROM scenes ORDER BY id`),
-      get: db.prepare<[number], SceneRow>(`SELECT id, name, json, created_at FROM scenes WHERE id = ?`),
-      delete: db.prepare<[number]>(`DELETE FROM scenes WHERE id = ?`),
     };
   }
 
@@ -43,24 +42,16 @@ export class ScenesRepository {
       const id = Number(this.stmts.insert.run(name, '{}').lastInsertRowid);
       const json = this.flatten(id, data, 'data');
       this.stmts.updateJson.run(JSON.stringify({ meta, data: json }), id);
-      return this.get(id)!.info;
+      return this.get(id)!;
     })();
   }
 
-  list(): SceneInfo[] {
-    return this.stmts.list.all().map(toInfo);
-  }
-
   /** The scene with its arrays read back (fresh buffers). */
-  get(id: number): StoredScene | null {
-    const row = this.stmts.get.get(id);
+  read(id: number): StoredScene | null {
+    const row = this.row(id);
     if (!row) return null;
     const parsed = JSON.parse(row.json) as { data?: unknown };
     return { info: toInfo(row), data: this.revive(id, parsed.data ?? {}) as Record<string, unknown> };
-  }
-
-  delete(id: number): boolean {
-    return this.stmts.delete.run(id).changes > 0;
   }
 
   private flatten(id: number, value: unknown, path: string): unknown {

@@ -9,6 +9,7 @@ import type Database from 'better-sqlite3';
 import type { StudyInfo, StudyMount, StudySensorResult, StudyState } from '../api/contract';
 import type { StudyLoop } from '../../src-common/modes';
 import { dtypeOf, fromBlob, isDtype, toBlob, type AnyStorableArray, type StorableArray } from './typed-blobs';
+import { EntityRows } from './entity-rows';
 
 interface StudyRow {
   id: number;
@@ -59,17 +60,15 @@ function toStored(r: StudyRow): StoredStudy {
   };
 }
 
-export class StudiesRepository {
+export class StudiesRepository extends EntityRows<StudyRow, StudyInfo> {
   private readonly stmts;
 
   constructor(private readonly db: Database.Database) {
+    super(db, { table: 'studies', columns: COLUMNS, from: 'studies s LEFT JOIN jobs j ON j.id = s.job_id', id: 's.id' }, (r) => toStored(r).info);
     this.stmts = {
       insert: db.prepare<[string, number, string]>(`INSERT INTO studies (name, scene_id, params) VALUES (?, ?, ?)`),
       setJob: db.prepare<[number | null, number]>(`UPDATE studies SET job_id = ? WHERE id = ?`),
       setResult: db.prepare<[string | null, number]>(`UPDATE studies SET result = ? WHERE id = ?`),
-      list: db.prepare<[], StudyRow>(`SELECT ${COLUMNS} FROM studies s LEFT JOIN jobs j ON j.id = s.job_id ORDER BY s.id`),
-      get: db.prepare<[number], StudyRow>(`SELECT ${COLUMNS} FROM studies s LEFT JOIN jobs j ON j.id = s.job_id WHERE s.id = ?`),
-      delete: db.prepare<[number]>(`DELETE FROM studies WHERE id = ?`),
       deleteRuns: db.prepare<[number]>(`DELETE FROM study_runs WHERE study_id = ?`),
       insertRun: db.prepare<[number, number, string, string, string]>(`INSERT INTO study_runs (study_id, seq, profile_id, mount, metrics) VALUES (?, ?, ?, ?, ?)`),
       insertArray: db.prepare<[number, string, string, Buffer]>(`INSERT INTO study_run_arrays (run_id, name, dtype, data) VALUES (?, ?, ?, ?)`),
@@ -80,24 +79,17 @@ export class StudiesRepository {
 
   create(name: string, sceneId: number, params: Record<string, unknown>): StoredStudy {
     const id = Number(this.stmts.insert.run(name, sceneId, JSON.stringify(params)).lastInsertRowid);
-    return this.get(id)!;
+    return this.read(id)!;
   }
 
   setJob(id: number, jobId: number): void {
     this.stmts.setJob.run(jobId, id);
   }
 
-  list(): StudyInfo[] {
-    return this.stmts.list.all().map((r) => toStored(r).info);
-  }
-
-  get(id: number): StoredStudy | null {
-    const row = this.stmts.get.get(id);
+  /** The study with its definition and results. */
+  read(id: number): StoredStudy | null {
+    const row = this.row(id);
     return row ? toStored(row) : null;
-  }
-
-  delete(id: number): boolean {
-    return this.stmts.delete.run(id).changes > 0;
   }
 
   /** Replaces the study's results: every run with its arrays, and the summary, in one transaction. */

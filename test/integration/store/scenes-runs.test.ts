@@ -24,7 +24,7 @@ describe('scenes and runs repositories', () => {
     store.close();
     store = openProject(file, { create: false });
     try {
-      const back = store.scenes.get(info.id)!;
+      const back = store.scenes.read(info.id)!;
       expect(back.data).toEqual(data);
       expect((back.data.primitives as { nodes: Int32Array }[])[0]!.nodes).toBeInstanceOf(Int32Array);
       expect(store.scenes.list().map((s) => s.id)).toEqual([info.id]);
