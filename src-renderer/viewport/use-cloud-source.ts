@@ -11,6 +11,7 @@ import { useAppStore } from '../stores/app';
 import { colorizeCloud } from './cloud-colors';
 import type { Colored } from './cloud-colors';
 import { formatCount } from '../format';
+import { storedRef } from '../stored-ref';
 
 export interface CloudSourceOptions<I> {
   id: () => number;
@@ -32,11 +33,8 @@ export function useCloudSource<I>(opts: CloudSourceOptions<I>) {
   const cloud = shallowRef<CloudData | null>(null);
   const colored = shallowRef<Colored | null>(null);
   const loading = ref(false);
-  const budget = ref(Number(sessionStorage.getItem('thicket.budget')) || 1_000_000);
-  const colorMode = ref<ColorMode>((sessionStorage.getItem(opts.colorModeKey) as ColorMode) || opts.defaultColorMode);
-
-  watch(budget, (b) => sessionStorage.setItem('thicket.budget', String(b)));
-  watch(colorMode, (m) => sessionStorage.setItem(opts.colorModeKey, m));
+  const budget = storedRef(sessionStorage, 'thicket.budget', 1_000_000);
+  const colorMode = storedRef<ColorMode>(sessionStorage, opts.colorModeKey, opts.defaultColorMode);
 
   let seq = 0;
   async function load() {
