@@ -17,6 +17,7 @@ import type { RunningJob } from '../jobs/job-runner';
 import type { ServiceContext } from './service-context';
 import type { MessagePort } from 'node:worker_threads';
 import { runFed } from './chunk-server';
+import { transferList } from '../../src-worker/tasks/shared-memory';
 import type { LogArraysInput, LogArraysOutput } from '../../src-worker/tasks/log-arrays';
 import { FIT_PARAM_DEFAULTS } from '../../src-common/fit-params';
 import { type ExtractPrimitivesInput, type ExtractPrimitivesOutput, countByClass } from '../../src-worker/tasks/extract-primitives';
@@ -69,6 +70,8 @@ export async function startExtraction(ctx: ServiceContext, req: ParsedRequest<'p
     params: { modelId: model.id, logId, annotationId, autoSegment: req.autoSegment, patchCell: req.patchCell, classes: req.classes ?? null },
     task: 'extract-primitives',
     input,
+    // The model's arrays move to the worker (the log's chunks are shared): nothing is copied here.
+    transfer: transferList(input.model),
     onSuccess: (output) => {
       const out = output as ExtractPrimitivesOutput;
       if (out.primitives.length === 0) {
@@ -164,6 +167,8 @@ export function startComposition(ctx: ServiceContext, req: ParsedRequest<'scenes
     params: { annotationId: annotation.id, library: req.library, mode, groundModelId: req.groundModelId ?? null, groundZ: req.groundZ ?? null, name },
     task: 'compose-scene',
     input,
+    // The library's and the ground model's arrays move to the worker rather than being copied.
+    transfer: transferList([input.library, input.ground]),
     onSuccess: (output) => {
       const out = output as ComposeSceneOutput;
       const label = (c: number) => referenceClassName(c);
