@@ -3,7 +3,7 @@
  * StudyDefinition), the sensors with their mounts, an optional mount sweep crossed like the CLI's
  * `--mounts {"height": [..], "pitchDeg": [..]}` (fields in height, pitch, yaw, x, y order, each
  * profile with every mount), the request it sends or the reason it cannot yet, and where the
- * service will put start and goal when they are left empty (mirroring study-layout.ts, so the
+ * service will put start and goal when they are left empty (src-common/study-defaults.ts, as the service does, so the
  * placeholders tell the truth).
  */
 import { StudyDefinition, StudyMount, type Request } from '../../../src-main/api/contract';
@@ -11,6 +11,8 @@ import type { StudyLoop } from '../../../src-common/modes';
 import { sceneBounds } from '../scenes/scene-format';
 import { finite, type Checked } from '../../form-check';
 import { MOUNT_FIELDS, MOUNT_KEYS, type MountKey } from './study-format';
+import { defaultStudyEnds, sceneTrail } from '../../../src-common/study-defaults';
+import { RAD_TO_DEG } from '../../../src-common/units';
 
 export type MountValues = Record<MountKey, number>;
 
@@ -220,9 +222,7 @@ export function studyRequest(f: StudyForm): Checked<Request<'study.start'>> {
   return { ok: true, value: { definition: definition as Request<'study.start'>['definition'] } };
 }
 
-// ---------- where the service puts start and goal (mirror of src-main/services/study-layout.ts) ----------
-
-export const DEFAULT_GOAL_DISTANCE_M = 130;
+// ---------- where the service puts start and goal (src-common/study-defaults.ts) ----------
 
 export interface DefaultLayout {
   start: [number, number];
@@ -232,35 +232,9 @@ export interface DefaultLayout {
   from: 'trail' | 'bounds';
 }
 
-/**
- * Start, goal and heading the service derives from a scene: on its trail (5 % in, at most 10 m;
- * the goal 130 m further or 2 m before the end), else from the south-west toward the north-east
- * of its bounds (at most 130 m apart).
- */
+/** Start, goal and heading the service derives from a scene when the form leaves them empty. */
 export function defaultLayout(meta: Record<string, unknown>): DefaultLayout {
-  const trail = Array.isArray(meta.trail)
-    ? (meta.trail as unknown[]).filter((p): p is number[] => Array.isArray(p) && p.length >= 2).map((p): [number, number] => [p[0]!, p[1]!])
-    : [];
-  if (trail.length >= 2) {
-    const s = [0];
-    for (let i = 1; i < trail.length; i++) s.push(s[i - 1]! + Math.hypot(trail[i]![0] - trail[i - 1]![0], trail[i]![1] - trail[i - 1]![1]));
-    const total = s[s.length - 1]!;
-    const indexAt = (at: number) => {
-      const i = s.findIndex((v) => v >= at - 1e-9);
-      return i < 0 ? s.length - 1 : i;
-    };
-    const startIndex = indexAt(Math.min(10, 0.05 * total));
-    const goalIndex = Math.max(startIndex + 1, indexAt(Math.min(s[startIndex]! + DEFAULT_GOAL_DISTANCE_M, total - 2)));
-    const start = trail[startIndex]!, goal = trail[Math.min(goalIndex, trail.length - 1)]!, next = trail[startIndex + 1]!;
-    return { start, goal, headingDeg: (Math.atan2(next[1] - start[1], next[0] - start[0]) * 180) / Math.PI, from: 'trail' };
-  }
   const bb = sceneBounds(meta.bounds);
-  const b = bb ? [...bb.min, ...bb.max] : [-50, -50, 0, 50, 50, 0];
-  const w = b[3]! - b[0]!, h = b[4]! - b[1]!;
-  const start: [number, number] = [b[0]! + 0.1 * w, b[1]! + 0.1 * h];
-  const far: [number, number] = [b[0]! + 0.9 * w, b[1]! + 0.9 * h];
-  const d = Math.hypot(far[0] - start[0], far[1] - start[1]);
-  const f = d > DEFAULT_GOAL_DISTANCE_M ? DEFAULT_GOAL_DISTANCE_M / d : 1;
-  const goal: [number, number] = [start[0] + f * (far[0] - start[0]), start[1] + f * (far[1] - start[1])];
-  return { start, goal, headingDeg: (Math.atan2(goal[1] - start[1], goal[0] - start[0]) * 180) / Math.PI, from: 'bounds' };
+  const e = defaultStudyEnds(sceneTrail(meta), bb ? [...bb.min, ...bb.max] : null);
+  return { start: e.start, goal: e.goal, headingDeg: e.heading * RAD_TO_DEG, from: e.from };
 }

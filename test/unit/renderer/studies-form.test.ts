@@ -142,7 +142,7 @@ describe('studyRequest', () => {
   });
 });
 
-describe('defaultLayout mirrors the service (study-layout.ts)', () => {
+describe('defaultLayout: the service’s defaults (src-common/study-defaults.ts), as the form shows them', () => {
   const def = StudyDefinition.parse({ sceneId: 1, sensors: [{ profileId: 'vlp16' }] });
 
   it('on a trail: start 5 % in (≤ 10 m), goal 130 m on or 2 m before the end, heading along it', () => {
