@@ -7,6 +7,9 @@
  */
 import type { ExportFormat, LogFormat } from './formats';
 
+/** How many leading bytes format detection reads: the host sends no more of an upload to it. */
+export const DETECT_HEAD_BYTES = 1024;
+
 /** What a sensor profile does for a format's import (`--profile`). */
 export type ProfileUse =
   /** Decodes its packets (a capture of raw sensor packets; the data usually names a built-in). */

@@ -6,12 +6,10 @@ import type { JobSpec, RunningJob } from '../jobs/job-runner';
 import type { ImportLogInput, ImportLogSummary } from '../../src-worker/tasks/import-log';
 import type { PrepareImportInput, PrepareImportResult } from '../../src-worker/tasks/prepare-import';
 import type { SensorProfile } from '../../src-common/sensor-profile';
+import { DETECT_HEAD_BYTES } from '../../src-common/format-info';
 import type { ProjectSession } from './project-session';
 import type { EventBus } from './event-bus';
 import { resolveProfileForUse } from './profiles-service';
-
-/** The first bytes of an upload that format detection looks at (the registry reads no more). */
-const UPLOAD_HEAD_BYTES = 1024;
 
 export interface ImportRequest {
   name?: string;
@@ -45,7 +43,7 @@ export async function startImport(session: ProjectSession, events: EventBus, req
   const poses = req.poses ?? (req.posesPath ? readText(req.posesPath) : null);
   const checks: PrepareImportInput = {
     name,
-    ...(bytes ? { head: bytes.slice(0, UPLOAD_HEAD_BYTES) } : { path: req.path }),
+    ...(bytes ? { head: bytes.slice(0, DETECT_HEAD_BYTES) } : { path: req.path }),
     ...(req.format ? { format: req.format } : {}),
     calibration,
     poses,

@@ -53,8 +53,7 @@ export function exportFormat(id: ExportFormat): ExportFormatDescriptor {
   return EXPORT_FORMAT_REGISTRY[id];
 }
 
-/** How many leading bytes detection looks at. */
-export const DETECT_HEAD_BYTES = 1024;
+export { DETECT_HEAD_BYTES } from '../../src-common/format-info';
 
 export interface DetectOptions {
   /** The import comes with a JSON calibration (an Ouster capture's metadata). */
