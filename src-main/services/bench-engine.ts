@@ -1,5 +1,5 @@
 /**
- * The ray-casting benchmark of `thicket bench` (issue 3 item 7): the engine's closest-hit
+ * The ray-casting benchmark of `thicket bench`: the engine's closest-hit
  * throughput on one thread and on the worker pool, its BVH build time and memory, and — on the
  * same triangles and rays — three-mesh-bvh's (SAH build, raycastFirst, DoubleSide).
  *

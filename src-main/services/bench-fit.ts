@@ -1,5 +1,5 @@
 /**
- * Fitting benchmark (issue 5's goal: a training log of 100,000 packets × 1,024 rays fitted in at
+ * Fitting benchmark (the goal: a training log of 100,000 packets × 1,024 rays fitted in at
  * most 5 minutes). The log: an HDL-64E whose packets carry 24 upper + 8 lower firings
  * (1,024 rays) driving the composed 200 m off-road strip's trail at 2.4 m/s, simulated in mesh
  * mode on the pool and stored as a drive log in a temporary project — then `fit.start` is timed

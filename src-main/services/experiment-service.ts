@@ -1,5 +1,5 @@
 /**
- * The thesis's Table 4.3 experiment (004 §4.4; issue 5 item 8) on a demo project's reference
+ * The thesis's Table 4.3 experiment (Tallavajhula 2018 §4.4) on a demo project's reference
  * drives, as a sequence of ordinary jobs — everything it does a user can do by hand:
  *
  *   1. fit a model to the training drive, and one to the test drive (whose ground the test
@@ -10,7 +10,7 @@
  *      filled with mesh primitives, the training log (neighbour); test — the test annotation
  *      filled with training primitives only (hybrid, voxel) or mesh primitives (mesh);
  *   4. simulate each along its drive's own poses with the drive's sensor, and evaluate it
- *      against the drive (observation-level metrics, METHODS §6).
+ *      against the drive (observation-level metrics, docs/methods.md §6).
  *
  * The neighbour simulator replays the training log, so it only has a training row (as in the
  * thesis: "limited to simulation in the training scene"), held out (neighbourLeaveOutS).

@@ -1,5 +1,5 @@
 /**
- * Fitting a model to a drive log (METHODS §1–2; src-worker/fit/), as two jobs on the pool —
+ * Fitting a model to a drive log (docs/methods.md §1–2; src-worker/fit/), as two jobs on the pool —
  * three when θ is tuned first ('fit-tune': src-worker/fit/tuning.ts on a slice of the log, whose
  * success starts the fit with the best θ and whose result names it as `fitJob`):
  *

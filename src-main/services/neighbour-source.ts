@@ -1,5 +1,5 @@
 /**
- * The neighbour simulator's input (thesis 004 §4.3.2): a training drive log's hits in a spatial
+ * The neighbour simulator's input (Tallavajhula 2018 §4.3.2): a training drive log's hits in a spatial
  * index, built in a worker (task neighbour-index) as the host feeds it the log's chunks one at a
  * time (chunk-server.ts) — only the hits are kept, 21 bytes each — and returned in shared
  * memory, so every batch of the run reads the same bytes (as scenes are shared: scene-store.ts).

@@ -1,17 +1,17 @@
 /**
- * Primitives and composed scenes (METHODS §3; src-worker/primitives):
+ * Primitives and composed scenes (docs/methods.md §3; src-worker/primitives):
  *
  *  - extraction (job 'extract-primitives'): a fitted model's log thinned into a cloud, its
  *    non-ground points split into labelled segments — by an annotation (default: the log's own;
  *    the rays' object ids where the log has them) or by clustering when there is none (the
  *    clusters are then stored as the log's annotation "Auto segments", so the log is labelled) —
  *    and every segment's elements stored as a primitive, all in one transaction;
- *  - the mesh baseline library, generated in the host (milliseconds) and stored likewise;
+ *  - the mesh baseline library, generated in a worker (task mesh-library) and stored likewise;
  *  - composition (job 'compose-scene'): an annotation's entries filled with the library's
  *    primitives of the nearest extents, on a fitted model's ground or a flat one; the built
  *    scene is stored like a generated one and simulated with `simulate.start {sceneId}`.
  */
-import { ApiError, type AnnotationEntry, type ComposeResult, type ExtractResult, type ParsedRequest, type PrimitiveInfo } from '../api/contract';
+import { ApiError, type AnnotationData, type AnnotationEntry, type ComposeResult, type ExtractResult, type ParsedRequest, type PrimitiveInfo } from '../api/contract';
 import { type SimulationMode, type ComposeMode } from '../../src-common/modes';
 import type { RunningJob } from '../jobs/job-runner';
 import type { ServiceContext } from './service-context';
@@ -22,7 +22,7 @@ import type { LogArraysInput, LogArraysOutput } from '../../src-worker/tasks/log
 import { FIT_PARAM_DEFAULTS } from '../../src-common/fit-params';
 import { type ExtractPrimitivesInput, type ExtractPrimitivesOutput, countByClass } from '../../src-worker/tasks/extract-primitives';
 import type { ComposeSceneInput, ComposeSceneOutput } from '../../src-worker/tasks/compose-scene';
-import { meshLibrary, meshLibraryFor } from '../../src-worker/primitives/mesh-library';
+import type { MeshLibraryInput } from '../../src-worker/tasks/mesh-library';
 import type { Primitive } from '../../src-common/primitive';
 import { referenceClassName } from '../../src-common/classes';
 
@@ -106,17 +106,20 @@ export async function startExtraction(ctx: ServiceContext, req: ParsedRequest<'p
 }
 
 /** The mesh baseline library, stored (one transaction). */
-export function generateMeshLibrary(ctx: ServiceContext, req: ParsedRequest<'primitives.generateMesh'>): { primitives: PrimitiveInfo[] } {
+export async function generateMeshLibrary(ctx: ServiceContext, req: ParsedRequest<'primitives.generateMesh'>): Promise<{ primitives: PrimitiveInfo[] }> {
   const session = ctx.requireSession();
-  let prims: Primitive[];
+  let input: MeshLibraryInput;
+  let sizedTo: AnnotationData | null = null;
   if (req.annotationId !== undefined) {
-    const a = session.store.annotations.read(req.annotationId);
-    if (!a) throw new ApiError('not_found', `no annotation ${req.annotationId} in this project`);
-    prims = meshLibraryFor(a.entries.map((e) => ({ class: e.class, extents: e.box.size })), { seed: req.seed, idBase: 1 });
-    if (prims.length === 0) throw new ApiError('bad_input', `annotation ${a.id} (${a.name}) has no shrub or tree entries to size meshes from`);
+    sizedTo = session.store.annotations.read(req.annotationId);
+    if (!sizedTo) throw new ApiError('not_found', `no annotation ${req.annotationId} in this project`);
+    input = { seed: req.seed, boxes: sizedTo.entries.map((e) => ({ class: e.class, extents: e.box.size })) };
   } else {
-    prims = meshLibrary({ seed: req.seed, variantsPerClass: req.variants });
+    input = { seed: req.seed, variantsPerClass: req.variants };
   }
+  // Built in a worker: every mesh is made triangle by triangle.
+  const prims = (await session.runner.runTransient('mesh-library', input)).outputs.get('library') as Primitive[];
+  if (sizedTo && prims.length === 0) throw new ApiError('bad_input', `annotation ${sizedTo.id} (${sizedTo.name}) has no shrub or tree entries to size meshes from`);
   const infos = session.store.primitives.createMany(
     prims.map((p) => ({ primitive: p, library: 'mesh' as const, modelId: null, sourceLogId: null, origin: { seed: req.seed, ...(req.annotationId !== undefined ? { annotationId: req.annotationId } : {}) } })),
   );

@@ -6,10 +6,11 @@
  * lays out nothing: both grow with the scene.
  */
 import type { Piscina } from 'piscina';
-import type { SceneData } from '../../src-worker/scene/scene-data';
 import { runTransient } from '../jobs/job-runner';
 import type { LayoutSceneInput } from '../../src-worker/tasks/layout-scene';
 import { toShared, transferList } from '../../src-worker/tasks/shared-memory';
+
+type SceneData = LayoutSceneInput['scene'];
 
 export { toShared };
 

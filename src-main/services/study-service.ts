@@ -1,5 +1,5 @@
 /**
- * Sensor studies (003 §3.5.3, METHODS §7) as a parallel job: one study-run task per sensor and
+ * Sensor studies (Goodin et al. 2018 §3.5.3, docs/methods.md §7) as a parallel job: one study-run task per sensor and
  * mount, all reading the scene from shared memory, each a whole closed-loop (or open-loop) run
  * on one worker. A run is deterministic in the study's seed, so results do not depend on the
  * number of workers. The definition is stored first; the results (metrics and every run's history)

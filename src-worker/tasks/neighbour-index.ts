@@ -1,5 +1,5 @@
 /**
- * The neighbour simulator's input (thesis 004 §4.3.2): a training log's hits in a spatial index
+ * The neighbour simulator's input (Tallavajhula 2018 §4.3.2): a training log's hits in a spatial index
  * (src-worker/simulate/neighbour-index.ts), built chunk by chunk as the host feeds the log — only
  * the hits are kept, 21 bytes each — and returned in shared memory, so every batch of the run
  * reads the same bytes.

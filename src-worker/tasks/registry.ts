@@ -24,6 +24,7 @@ import { layoutSceneTask } from './layout-scene';
 import { modelSceneTask } from './model-scene';
 import { previewSceneTask } from './preview-scene';
 import { finishFitTask } from './finish-fit';
+import { meshLibraryTask } from './mesh-library';
 import { profileReadTask } from './profile-read';
 import { profilePatternTask } from './profile-pattern';
 
@@ -55,6 +56,7 @@ export const TASKS = {
   'model-scene': modelSceneTask,
   'preview-scene': previewSceneTask,
   'finish-fit': finishFitTask,
+  'mesh-library': meshLibraryTask,
   'profile-read': profileReadTask,
   'profile-pattern': profilePatternTask,
 } as const;
