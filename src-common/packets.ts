@@ -48,9 +48,15 @@ export interface PacketChunk {
   packed?: PackedRays;
 }
 
+export const PACKED_CODECS = ['velodyne'] as const;
+export type PackedCodec = (typeof PACKED_CODECS)[number];
+
+/** Bytes per packet of each codec (a Velodyne data packet's UDP payload is 1,206 bytes). */
+export const PACKED_STRIDE: Record<PackedCodec, number> = { velodyne: 1206 };
+
 /** A capture's packets as the sensor sent them, `codec`-sized each, concatenated. */
 export interface PackedRays {
-  codec: 'velodyne';
+  codec: PackedCodec;
   bytes: Uint8Array<ArrayBuffer>;
 }
 

@@ -136,3 +136,24 @@ export interface ProfileFile {
   source: string;
   groups: ProfileFileGroup[];
 }
+
+/** One revolution's beams for the 3D view (decimated: every `stride`-th firing of each laser). */
+export interface ProfilePattern {
+  /** The profile's id (of the draft, for an unsaved profile). */
+  id: string;
+  /** Unit directions in the vehicle frame (the mount's rotation applied), 3 per ray. */
+  directions: Float32Array;
+  /** Laser index (0 … lasers-1) per ray. */
+  ring: Uint16Array;
+  /** Elevation (degrees) of each laser in the sensor frame, by ring. */
+  ringElevationsDeg: number[];
+  /** Sensor position on the vehicle (m): the mount's translation. */
+  origin: [number, number, number];
+  totalRays: number;
+  stride: number;
+  raysPerSecond: number;
+  /** Azimuth step between successive firings of each laser group (degrees). */
+  azimuthStepsDeg: number[];
+  packetsPerRevolution: number;
+  packetDurationS: number;
+}

@@ -7,16 +7,9 @@
  * and the goal toward the north-east, at most 130 m away. The study service resolves a layout
  * with it and the Studies page shows the same defaults before a study starts.
  */
+import type { Xy } from './scene-meta';
 
 export const DEFAULT_GOAL_DISTANCE_M = 130;
-
-export type Xy = [number, number];
-
-/** A scene's trail (x, y per point) from its metadata; empty when it has none. */
-export function sceneTrail(meta: Record<string, unknown>): Xy[] {
-  if (!Array.isArray(meta.trail)) return [];
-  return (meta.trail as unknown[]).filter((p): p is number[] => Array.isArray(p) && p.length >= 2).map((p): Xy => [p[0]!, p[1]!]);
-}
 
 export interface DefaultEnds {
   start: Xy;

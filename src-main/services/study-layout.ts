@@ -5,7 +5,8 @@
  * the trail between them, else the straight line.
  */
 import { ApiError, type StudyDefinition, type StudyLayout } from '../api/contract';
-import { defaultStudyEnds, sceneTrail, type Xy } from '../../src-common/study-defaults';
+import { defaultStudyEnds } from '../../src-common/study-defaults';
+import { sceneTrail, type Xy } from '../../src-common/scene-meta';
 
 export function resolveStudyLayout(def: StudyDefinition, meta: Record<string, unknown>, sceneBounds: ArrayLike<number> | null): StudyLayout {
   const trail = sceneTrail(meta);

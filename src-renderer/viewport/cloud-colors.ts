@@ -4,6 +4,7 @@
  */
 import type { CloudData, ColorMode } from '../../src-main/api/contract';
 import { buildLut, classColor, classColors, cssGradient, percentileRange, rgbCss, scalarColors, type ScalarMapName, type ScalarRange } from '../../src-common/colormaps';
+import { RING_UNKNOWN } from '../../src-common/packets';
 
 export type Legend =
   | { kind: 'scalar'; mode: ColorMode; label: string; unit: string; map: ScalarMapName; gradient: string; range: ScalarRange; note?: string }
@@ -16,8 +17,6 @@ const SCALAR: Record<Exclude<ColorMode, 'class'>, { label: string; unit: string;
   ring: { label: 'Ring (laser)', unit: '', map: 'turbo' },
 };
 
-/** The ring id formats use when they do not say (RING_UNKNOWN in src-worker/formats/packets.ts). */
-const RING_UNKNOWN = 0xffff;
 
 /** Ring per point as a scalar, NaN where unknown (drawn grey). */
 export function ringValues(ring: Uint16Array): Float32Array {

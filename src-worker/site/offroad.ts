@@ -26,6 +26,7 @@ import {
   grassClumpEllipsoids, grassClumpMesh, rockEllipsoids, rockMesh, shrubEllipsoids, shrubMesh, shrubSpec, treeEllipsoids, treeMesh, treeSpec,
   type ShrubSize, type Soup, type TreeSize,
 } from './vegetation';
+import { GENERATED_TRAIL_SENSOR_HEIGHT_M } from '../../src-common/scene-meta';
 
 /** A pose [tx, ty, tz, qx, qy, qz, qw]. */
 export type Pose7 = [number, number, number, number, number, number, number];
@@ -156,7 +157,7 @@ export function buildOffroadBenchScene(opts: OffroadBenchOptions): OffroadBenchS
     data,
     stats: sceneStats(data),
     counts: { terrainTriangles: terrain.triangles, trees: placedTrees, shrubs: placedShrubs, grassClumps: placedGrass, rocks: placedRocks },
-    poses: trailPoses(terrain, xs, 1.8),
+    poses: trailPoses(terrain, xs, GENERATED_TRAIL_SENSOR_HEIGHT_M),
     terrain,
   };
 }
@@ -250,7 +251,7 @@ export function buildComposedHybridScene(opts: ComposedHybridOptions): ComposedH
   const buildOpts = { shared: opts.shared ?? false, mahalanobisThreshold: thr };
   const hybrid = hb.build(buildOpts), mesh = mb.build(buildOpts);
   const xs = Array.from({ length: Math.floor(length) + 1 }, (_, i) => i);
-  return { hybrid, mesh, hybridStats: sceneStats(hybrid), meshStats: sceneStats(mesh), counts, trail: trailPoses(terrain, xs, 1.8), terrain };
+  return { hybrid, mesh, hybridStats: sceneStats(hybrid), meshStats: sceneStats(mesh), counts, trail: trailPoses(terrain, xs, GENERATED_TRAIL_SENSOR_HEIGHT_M), terrain };
 }
 
 /** A grass patch of 3–5 clumps in a ~1 m disc: meshes or ellipsoids from the same draws. */

@@ -9,6 +9,7 @@ import { formatCompact, formatCount, formatDuration, formatMetres } from '../../
 import { finite, finiteOrNull as num, type Checked } from '../../form-check';
 import type { Legend } from '../../viewport/cloud-colors';
 import { SITE_CLASS_NAMES } from '../../../src-common/classes';
+import { GENERATED_TRAIL_SENSOR_HEIGHT_M } from '../../../src-common/scene-meta';
 
 // ---------- scene generation ----------
 
@@ -401,8 +402,6 @@ export function sceneHeadline(meta: Record<string, unknown>, max = 3): string {
 
 // ---------- where to put the vehicle ----------
 
-/** The trail poses of the off-road and hybrid-strip scenes are sensor poses this high above the ground (src-worker/site/offroad.ts). */
-export const TRAIL_SENSOR_HEIGHT = 1.8;
 
 export interface SuggestedStart {
   position: [number, number, number];
@@ -427,7 +426,7 @@ export function suggestedStart(meta: Record<string, unknown>, mountZ: number | n
   if (trail) {
     const [x, y, z, , , qz, qw] = trail as [number, number, number, number, number, number, number];
     const yaw = (2 * Math.atan2(qz, qw) * 180) / Math.PI;
-    return { position: [round(x, 2), round(y, 2), round(z - TRAIL_SENSOR_HEIGHT, 2)], headingDeg: round(yaw, 1), why: 'on the ground at the start of the trail, heading along it' };
+    return { position: [round(x, 2), round(y, 2), round(z - GENERATED_TRAIL_SENSOR_HEIGHT_M, 2)], headingDeg: round(yaw, 1), why: 'on the ground at the start of the trail, heading along it' };
   }
   if ((meta.kind === 'cylinder-stand' || meta.kind === 'rod-bench') && mountZ !== null && Number.isFinite(mountZ)) {
     return { position: [0, 0, round(-mountZ, 3)], headingDeg: 0, why: 'the sensor at the origin looking along +x (the vehicle one mount height below)' };

@@ -11,7 +11,8 @@ import type { StudyLoop } from '../../../src-common/modes';
 import { sceneBounds } from '../scenes/scene-format';
 import { finite, type Checked } from '../../form-check';
 import { MOUNT_FIELDS, MOUNT_KEYS, type MountKey } from './study-format';
-import { defaultStudyEnds, sceneTrail } from '../../../src-common/study-defaults';
+import { defaultStudyEnds } from '../../../src-common/study-defaults';
+import { sceneTrail } from '../../../src-common/scene-meta';
 import { RAD_TO_DEG } from '../../../src-common/units';
 
 export type MountValues = Record<MountKey, number>;
