@@ -12,6 +12,7 @@ import { EXPORT_FORMATS, LOG_FORMATS, type DriveLogFormat } from '../../src-comm
 import { RANGE_SAMPLERS, SCENE_KINDS, SIMULATION_MODES, STUDY_LOOPS, STUDY_SIMULATIONS, type SimulationMode, type StudyLoop } from '../../src-common/modes';
 import type { ProfileFile, ProfileKind, ProfilePattern, SensorProfile } from '../../src-common/sensor-profile';
 import type { EvaluationMetrics } from '../../src-common/metrics';
+import type { StudyMetrics } from '../../src-common/study-results';
 import type { FormatCatalogue } from '../../src-common/format-info';
 
 // ---------- shared field schemas ----------
@@ -791,27 +792,10 @@ export interface ProfileSummary {
 }
 
 /** One sensor-and-mount run's metrics (the CLI's `sensors` entries). */
-export interface StudySensorResult {
+export interface StudySensorResult extends StudyMetrics {
   seq: number;
   profile: string;
   mount: StudyMount;
-  cellsObserved: number;
-  /** Closed loop: metres driven; open loop: the A* path from start to goal on the final map (null: none). */
-  pathLength: number | null;
-  /** Simulated seconds to within goalToleranceM of the goal; null if never. */
-  timeToGoal: number | null;
-  collisions: number;
-  falseObstacles: number;
-  missedObstacles: number;
-  replans: number;
-  /** Solid obstacles within relevanceM of the track (missedObstacles' denominator). */
-  obstacles: number;
-  outcome: 'goal' | 'collision' | 'timeout';
-  lethalCells: number;
-  scans: number;
-  points: number;
-  endTime: number;
-  collidedWith: number | null;
 }
 
 export type StudyState = 'defined' | JobState;

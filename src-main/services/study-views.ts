@@ -5,24 +5,12 @@
  */
 import { ApiError, type ParsedRequest, type StudyCostmap, type StudyRunData } from '../api/contract';
 import { replayCostmap } from '../../src-common/costmap-history';
+import type { StudyRunArrays } from '../../src-common/study-results';
 import type { ProjectSession } from './project-session';
 import { studyData } from './study-service';
 
-type Arrays = {
-  frameTime: Float64Array;
-  frameStart: Uint32Array;
-  eventCell: Uint32Array;
-  eventCost: Uint8Array;
-  poses: Float64Array;
-  planFrame: Uint32Array;
-  planStart: Uint32Array;
-  planXY: Float32Array;
-  cloudXYZ: Float32Array;
-  cloudFrame: Uint32Array;
-  cloudClass: Uint8Array;
-  finalCost: Uint8Array;
-  png: Uint8Array;
-};
+/** A run's stored arrays: its history, and the report's PNG of the final costmap. */
+type Arrays = StudyRunArrays & { png: Uint8Array };
 
 export function readRunArray<K extends keyof Arrays>(session: ProjectSession, id: number, seq: number, name: K): Arrays[K] {
   const a = session.store.studies.readRunArray(id, seq, name);
