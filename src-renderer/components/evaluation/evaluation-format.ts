@@ -24,11 +24,11 @@ export interface MetricTile {
 export function headlineTiles(m: EvaluationMetrics): MetricTile[] {
   return [
     { key: 'packets', label: 'Packets', value: formatCount(m.packets), title: 'Packets paired by time and evaluated' },
-    { key: 'packetError', label: 'Packet error', value: fmtMetres(m.packetError), title: 'Mean over packets with a true hit of the mean distance between real and simulated points of true hits (004 eq. 4.3)' },
+    { key: 'packetError', label: 'Packet error', value: fmtMetres(m.packetError), title: 'Mean over packets with a true hit of the mean distance between real and simulated points of true hits (Tallavajhula 2018, eq. 4.3)' },
     { key: 'precision', label: 'Precision', value: fmtRatio(m.precision), title: 'True hits / (true hits + false hits)' },
     { key: 'recall', label: 'Recall', value: fmtRatio(m.recall), title: 'True hits / (true hits + false misses)' },
     { key: 'f1', label: 'F1', value: fmtRatio(m.f1), title: '2 · precision · recall / (precision + recall)' },
-    { key: 'pointCloudError', label: 'Point-cloud error', value: fmtMetres(m.pointCloudError), title: '½ (mean nearest-point distance sim → real + real → sim) (004 eq. 4.9)' },
+    { key: 'pointCloudError', label: 'Point-cloud error', value: fmtMetres(m.pointCloudError), title: '½ (mean nearest-point distance sim → real + real → sim) (Tallavajhula 2018, eq. 4.9)' },
   ];
 }
 

@@ -86,7 +86,7 @@ export function defaultStudyForm(): StudyForm {
     headingDeg: null,
     sensors: [],
     sweepOn: false,
-    // 003's question: height 1–3 m × pitch −10…+10°
+    // The question of Goodin et al. (2018): height 1–3 m × pitch −10…+10°
     sweep: {
       height: { on: true, from: 1, to: 3, step: 0.5 },
       pitchDeg: { on: true, from: -10, to: 10, step: 5 },
