@@ -74,6 +74,9 @@ export interface ObservationMetrics {
   staticScan: StaticScanMetrics | null;
 }
 
+/** The figures tables report first (the CLI's `evaluate`, the Table 4.3 experiment). */
+export type HeadlineMetrics = Pick<ObservationMetrics, 'packets' | 'packetError' | 'precision' | 'recall' | 'f1' | 'pointCloudError'>;
+
 /** An evaluation's figures as stored and served: what was measured, and the wall seconds it took. */
 export interface EvaluationMetrics extends ObservationMetrics {
   seconds: number;

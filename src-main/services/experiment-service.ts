@@ -19,7 +19,7 @@
 import { DEMO_PROFILE_ID } from './demo-service';
 import { ReferenceClass, SHRUB_CLASSES, TREE_CLASSES } from '../../src-common/classes';
 import { ApiError, type ComposeResult, type DemoResult, type ExtractResult, type FitResultInfo, type JobInfo, type Method, type ParsedRequest, type Response } from '../api/contract';
-import { type EvaluationMetrics } from '../../src-common/metrics';
+import type { EvaluationMetrics, HeadlineMetrics } from '../../src-common/metrics';
 import { type SimulationMode } from '../../src-common/modes';
 
 /** What the experiment needs of the services: API calls and waiting for jobs. */
@@ -30,15 +30,9 @@ export interface ExperimentHost {
 
 export type Table43Simulator = 'hybrid' | 'voxel' | 'mesh' | 'neighbour';
 
-export interface Table43Row {
+export interface Table43Row extends HeadlineMetrics {
   scene: 'training' | 'test';
   simulator: Table43Simulator;
-  packets: number;
-  packetError: number | null;
-  precision: number | null;
-  recall: number | null;
-  f1: number | null;
-  pointCloudError: number | null;
   /** The stored run and evaluation (open them in the app). */
   run: number;
   evaluation: number;
