@@ -7,6 +7,8 @@
  */
 import { ref, watch, type Ref } from 'vue';
 
+export function storedRef(storage: Storage, key: string, fallback: number): Ref<number>;
+export function storedRef<T extends string>(storage: Storage, key: string, fallback: T): Ref<T>;
 export function storedRef<T extends string | number>(storage: Storage, key: string, fallback: T): Ref<T> {
   const raw = storage.getItem(key);
   const initial = (typeof fallback === 'number' ? Number(raw) || fallback : raw || fallback) as T;
