@@ -97,43 +97,19 @@ export const BEAM_SHAPES: readonly BeamShape[] = ['circular', 'rectangular', 'el
 export const RETURN_MODES: readonly ReturnMode[] = ['first', 'last', 'strongest', 'strongest+last'];
 export const PROFILE_KINDS: readonly ProfileKind[] = ['spinning', 'planar'];
 
-export interface ProfileFileLaser {
-  elevation: number;
-  azimuthOffset: number;
-  timeOffset: number;
-  rangeOffset: number;
-  verticalOffset: number;
-  horizontalOffset: number;
-}
+/** A laser as files hold it: LaserSpec's fields, angles in degrees and times in ms. */
+export type ProfileFileLaser = LaserSpec;
 
-export interface ProfileFileGroup {
-  name: string;
-  /** ms between firing sequences. */
-  firingPeriod: number;
-  lasers: ProfileFileLaser[];
-}
+/** A laser group as files hold it: LaserGroup's fields, the firing period in ms. */
+export type ProfileFileGroup = LaserGroup;
 
 /** A profile as files hold it (file units; see the header comment). */
-export interface ProfileFile {
+export interface ProfileFile extends Omit<SensorProfile, 'builtin' | 'groups' | 'mount'> {
   format: typeof PROFILE_FILE_FORMAT;
   version: typeof PROFILE_FILE_VERSION;
   units: typeof FILE_UNITS;
-  id: string;
-  name: string;
-  description: string;
-  kind: ProfileKind;
-  rotationHz: number;
-  spin?: 'ccw' | 'cw';
-  azimuthStart: number;
-  azimuthEnd: number;
-  range: { min: number; max: number; resolution: number; noiseSigma: number };
-  beam: { shape: BeamShape; divergenceH: number; divergenceV: number };
-  returns: { mode: ReturnMode; signalCutoff: number };
-  intensity: { model: 'lambertian'; scale: number; rangeFalloff: boolean };
   /** Vehicle ← sensor: translation (m) and roll, pitch, yaw (degrees; yaw about z, then pitch about y, then roll about x). */
   mount: { xyz: [number, number, number]; rpy: [number, number, number] };
-  sequencesPerPacket: number;
-  source: string;
   groups: ProfileFileGroup[];
 }
 
