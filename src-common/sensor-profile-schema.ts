@@ -15,7 +15,7 @@
  * Unknown fields are errors (a typo must not silently fall back to a default).
  */
 import { z } from 'zod';
-import { type BeamShape, type LaserGroup, type LaserSpec, type Pose7, type ProfileKind, type ReturnMode, type SensorProfile, BEAM_SHAPES, FILE_UNITS, PROFILE_FILE_FORMAT, PROFILE_FILE_VERSION, PROFILE_KINDS, RETURN_MODES, type ProfileFile, type ProfileFileLaser } from './sensor-profile';
+import { BEAM_SHAPES, FILE_UNITS, PROFILE_FILE_FORMAT, PROFILE_FILE_VERSION, PROFILE_KINDS, RETURN_MODES, type LaserGroup, type LaserSpec, type Pose7, type ProfileFile, type ProfileFileLaser, type ProfileKind, type SensorProfile } from './sensor-profile';
 
 
 export const PROFILE_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
