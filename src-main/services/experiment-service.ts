@@ -20,7 +20,7 @@ import { DEMO_PROFILE_ID } from './demo-service';
 import { ReferenceClass, SHRUB_CLASSES, TREE_CLASSES } from '../../src-common/classes';
 import { ApiError, type ComposeResult, type DemoResult, type ExtractResult, type FitResultInfo, type JobInfo, type Method, type ParsedRequest, type Response } from '../api/contract';
 import type { EvaluationMetrics, HeadlineMetrics } from '../../src-common/metrics';
-import { type SimulationMode } from '../../src-common/modes';
+import type { SimulationMode } from '../../src-common/modes';
 
 /** What the experiment needs of the services: API calls and waiting for jobs. */
 export interface ExperimentHost {

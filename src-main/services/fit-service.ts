@@ -20,7 +20,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { ApiError, type FitResultInfo, type FitTuningSummary, type JobInfo, type ParsedRequest } from '../api/contract';
-import { type SceneSimulationMode } from '../../src-common/modes';
+import type { SceneSimulationMode } from '../../src-common/modes';
 import type { SensorProfile } from '../../src-common/sensor-profile';
 import type { RunningJob } from '../jobs/job-runner';
 import type { ServiceContext } from './service-context';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ApiError } from '../api/contract';
-import { type LogFormat } from '../../src-common/formats';
+import type { LogFormat } from '../../src-common/formats';
 import type { JobSpec, RunningJob } from '../jobs/job-runner';
 import type { ImportLogInput, ImportLogSummary } from '../../src-worker/tasks/import-log';
 import type { PrepareImportInput, PrepareImportResult } from '../../src-worker/tasks/prepare-import';

@@ -12,7 +12,7 @@
  *    scene is stored like a generated one and simulated with `simulate.start {sceneId}`.
  */
 import { ApiError, type AnnotationData, type AnnotationEntry, type ComposeResult, type ExtractResult, type ParsedRequest, type PrimitiveInfo } from '../api/contract';
-import { type SimulationMode, type ComposeMode } from '../../src-common/modes';
+import type { SimulationMode, ComposeMode } from '../../src-common/modes';
 import type { RunningJob } from '../jobs/job-runner';
 import type { ServiceContext } from './service-context';
 import type { MessagePort } from 'node:worker_threads';

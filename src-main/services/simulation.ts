@@ -6,7 +6,7 @@
  * packet index), so the stored run is bit-identical whatever the number of workers.
  */
 import { ApiError, type ParsedRequest } from '../api/contract';
-import { type SimulationMode } from '../../src-common/modes';
+import type { SimulationMode } from '../../src-common/modes';
 import type { SensorProfile } from '../../src-common/sensor-profile';
 import type { RunningJob } from '../jobs/job-runner';
 import type { SimulateBatchInput, SimulateBatchSummary } from '../../src-worker/tasks/simulate-batch';

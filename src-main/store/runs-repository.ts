@@ -6,7 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { ApiError, type Bounds, type CloudTotals, type RunInfo } from '../api/contract';
-import { type SimulationMode } from '../../src-common/modes';
+import type { SimulationMode } from '../../src-common/modes';
 import type { PacketChunk } from '../../src-common/packets';
 import { ChunkTable, validateChunk, type ChunkMeta } from './chunk-table';
 import { EntityRows } from './entity-rows';

@@ -11,7 +11,7 @@
  */
 import { familyFallbacks } from './classify';
 import { hasElementsFor, type Primitive } from '../../src-common/primitive';
-import { type ComposeMode } from '../../src-common/modes';
+import type { ComposeMode } from '../../src-common/modes';
 
 export function extentsDistance(a: readonly number[], b: readonly number[]): number {
   return Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);

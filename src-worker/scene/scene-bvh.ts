@@ -26,7 +26,7 @@
  * same in every frame). Creating a query is cheap; cache one per scene per worker.
  */
 import { INST_INTS, type SceneData } from './scene-data';
-import { type ElementHit, type SceneQuery, type SurfaceHit } from './scene-query';
+import type { ElementHit, SceneQuery, SurfaceHit } from './scene-query';
 import { fillElementHit, newSceneElementHit, type SceneElementHit } from './element-hit';
 import { fillSurfaceHit } from './instance-frame';
 import { ReferenceWalk, WalkOrder, type ElementVisitor } from './reference-walk';

@@ -16,7 +16,7 @@ import type { MessagePort, Transferable } from 'node:worker_threads';
 import type { TaskContext } from './task-context';
 import type { PacketChunk } from '../../src-common/packets';
 import { ObservationEvaluator } from '../evaluate/observation-metrics';
-import { type EvaluationOptions } from '../../src-common/evaluation-options';
+import type { EvaluationOptions } from '../../src-common/evaluation-options';
 import { type ObservationMetrics, PER_PACKET_FIELDS } from '../../src-common/metrics';
 
 type Side = 'real' | 'sim';

@@ -1,4 +1,4 @@
-import { type ComposeResult } from '../../api/contract';
+import type { ComposeResult } from '../../api/contract';
 import { SCENE_KINDS, SIMULATION_MODES, type SceneKind, type SimulationMode } from '../../../src-common/modes';
 import type { AppServices } from '../../services/app-services';
 import { intFlag, numberFlag, paramFlags, requireProject, type CommonArgs } from '../args';

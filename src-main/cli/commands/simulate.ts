@@ -1,4 +1,4 @@
-import { type TrajectorySpec } from '../../api/contract';
+import type { TrajectorySpec } from '../../api/contract';
 import { SIMULATION_MODES, type SimulationMode } from '../../../src-common/modes';
 import type { AppServices } from '../../services/app-services';
 import { intFlag, numberFlag, requireProject, vec3Flag, type CommonArgs } from '../args';

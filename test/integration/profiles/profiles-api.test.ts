@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAppServices, type AppServices } from '../../../src-main/services/app-services';
 import { ApiError, type ApiEvent } from '../../../src-main/api/contract';
-import { type ProfileFile } from '../../../src-common/sensor-profile';
+import type { ProfileFile } from '../../../src-common/sensor-profile';
 import { resolveProfileForUse } from '../../../src-main/services/profiles-service';
 import { tempDir } from '../../helpers/temp';
 import { HAS_SHARED_DATA, dataFile } from '../../helpers/shared-data';
