@@ -16,7 +16,7 @@ import type { SimulationMode, ComposeMode } from '../../src-common/modes';
 import type { RunningJob } from '../jobs/job-runner';
 import type { ServiceContext } from './service-context';
 import type { MessagePort } from 'node:worker_threads';
-import { runFed } from './chunk-server';
+import { readInTurns, runFed } from './chunk-server';
 import { transferList } from '../../src-worker/tasks/shared-memory';
 import type { LogArraysInput, LogArraysOutput } from '../../src-worker/tasks/log-arrays';
 import { FIT_PARAM_DEFAULTS } from '../../src-common/fit-params';
@@ -127,7 +127,7 @@ export async function generateMeshLibrary(ctx: ServiceContext, req: ParsedReques
   return { primitives: infos };
 }
 
-export function startComposition(ctx: ServiceContext, req: ParsedRequest<'scenes.compose'>): RunningJob {
+export async function startComposition(ctx: ServiceContext, req: ParsedRequest<'scenes.compose'>): Promise<RunningJob> {
   const session = ctx.requireSession();
   const { store } = session;
   const annotation = store.annotations.read(req.annotationId);
@@ -142,7 +142,10 @@ export function startComposition(ctx: ServiceContext, req: ParsedRequest<'scenes
   if (infos.length === 0) {
     throw new ApiError('bad_input', `no ${req.library} primitives${fromModels ? ` from models ${[...fromModels].join(', ')}` : ''} in this project: ${req.library === 'mesh' ? 'generate the mesh library' : 'extract primitives from a fitted model'} first`);
   }
-  const library = infos.map((i) => store.primitives.primitive(i.id)!);
+  // One primitive's arrays per turn of the event loop: a large library is never read in one go.
+  const library = await readInTurns((function* () {
+    for (const i of infos) yield store.primitives.primitive(i.id)!;
+  })());
   let ground: ComposeSceneInput['ground'];
   let scalars: { mahalanobisThreshold: number; voxelTau: number } = { mahalanobisThreshold: FIT_PARAM_DEFAULTS.mahalanobisThreshold, voxelTau: FIT_PARAM_DEFAULTS.voxelTau };
   if (req.groundModelId !== undefined) {

@@ -21,6 +21,6 @@ export function primitiveHandlers(ctx: ServiceContext): Pick<Handlers, Primitive
     },
     'primitives.extract': async (req) => ({ job: (await startExtraction(ctx, req)).job }),
     'primitives.generateMesh': (req) => generateMeshLibrary(ctx, req),
-    'scenes.compose': (req) => ({ job: startComposition(ctx, req).job }),
+    'scenes.compose': async (req) => ({ job: (await startComposition(ctx, req)).job }),
   };
 }
