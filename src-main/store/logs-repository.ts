@@ -9,11 +9,12 @@
 import { unpackChunk } from '../../src-worker/formats/packed-rays';
 import type { SensorProfile } from '../../src-common/sensor-profile';
 import type Database from 'better-sqlite3';
-import { ApiError, type Bounds, type CloudTotals, type DriveLogInfo } from '../api/contract';
+import { ApiError, type CloudTotals, type DriveLogInfo } from '../api/contract';
 import { LOG_FORMATS, type DriveLogFormat } from '../../src-common/formats';
 import type { PacketChunk } from '../../src-common/packets';
 import { ChunkTable, validateChunk, type ChunkMeta } from './chunk-table';
 import { EntityRows } from './entity-rows';
+import { TOTALS_COLUMNS, totalsOf, type TotalsRow } from './cloud-totals';
 import { isSqliteError } from './sqlite-errors';
 
 export type LogStatus = 'importing' | 'ready';
@@ -40,23 +41,17 @@ export interface ImportTotals extends CloudTotals {
   decodeProfile?: SensorProfile | null;
 }
 
-interface LogRow {
+interface LogRow extends TotalsRow {
   id: number;
   name: string;
   format: DriveLogFormat;
   source_path: string | null;
   profile_id: string | null;
-  packets: number;
-  points: number;
-  hits: number;
-  misses: number;
-  duration_s: number;
-  bounds: string | null;
   info: string;
   created_at: string;
 }
 
-const INFO_COLUMNS = `id, name, format, source_path, profile_id, packets, points, hits, misses, duration_s, bounds, info, created_at`;
+const INFO_COLUMNS = `id, name, format, source_path, profile_id, ${TOTALS_COLUMNS}, info, created_at`;
 
 function checkFormat(format: string): void {
   // 'simulated': the demo's reference drives, written by the simulator rather than imported.
@@ -72,12 +67,7 @@ function toInfo(r: LogRow): DriveLogInfo {
     format: r.format,
     sourcePath: r.source_path,
     profileId: r.profile_id,
-    packets: r.packets,
-    points: r.points,
-    hits: r.hits,
-    misses: r.misses,
-    durationS: r.duration_s,
-    bounds: r.bounds === null ? null : (JSON.parse(r.bounds) as Bounds),
+    ...totalsOf(r),
     info: JSON.parse(r.info) as Record<string, unknown>,
     createdAt: r.created_at,
   };

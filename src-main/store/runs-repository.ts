@@ -5,11 +5,12 @@
  * then 'ready'. Failure or cancel deletes it; recover() deletes runs of jobs that died.
  */
 import type Database from 'better-sqlite3';
-import { ApiError, type Bounds, type CloudTotals, type RunInfo } from '../api/contract';
+import { ApiError, type CloudTotals, type RunInfo } from '../api/contract';
 import type { SimulationMode } from '../../src-common/modes';
 import type { PacketChunk } from '../../src-common/packets';
 import { ChunkTable, validateChunk, type ChunkMeta } from './chunk-table';
 import { EntityRows } from './entity-rows';
+import { TOTALS_COLUMNS, totalsOf, type TotalsRow } from './cloud-totals';
 
 export interface BeginRun {
   name: string;
@@ -24,7 +25,7 @@ export interface BeginRun {
 
 export type RunTotals = CloudTotals;
 
-interface RunRow {
+interface RunRow extends TotalsRow {
   id: number;
   name: string;
   scene_id: number | null;
@@ -32,16 +33,10 @@ interface RunRow {
   seed: number;
   trajectory: string | null;
   params: string;
-  packets: number;
-  points: number;
-  hits: number;
-  misses: number;
-  duration_s: number;
-  bounds: string | null;
   created_at: string;
 }
 
-const COLUMNS = `id, name, scene_id, mode, seed, trajectory, params, packets, points, hits, misses, duration_s, bounds, created_at`;
+const COLUMNS = `id, name, scene_id, mode, seed, trajectory, params, ${TOTALS_COLUMNS}, created_at`;
 
 function toInfo(r: RunRow): RunInfo {
   const params = JSON.parse(r.params) as Record<string, unknown>;
@@ -54,12 +49,7 @@ function toInfo(r: RunRow): RunInfo {
     seed: r.seed,
     trajectory: r.trajectory ? (JSON.parse(r.trajectory) as Record<string, unknown>) : null,
     params,
-    packets: r.packets,
-    points: r.points,
-    hits: r.hits,
-    misses: r.misses,
-    durationS: r.duration_s,
-    bounds: r.bounds ? (JSON.parse(r.bounds) as Bounds) : null,
+    ...totalsOf(r),
     createdAt: r.created_at,
   };
 }

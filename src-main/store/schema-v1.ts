@@ -18,6 +18,14 @@
 const NOW = `(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 
 /** Columns of one chunk of packets; shared by recorded logs and simulated runs. */
+/** The totals a drive log and a run both keep (cloud-totals.ts reads them). */
+const TOTALS_COLUMNS_DDL = `  packets    INTEGER NOT NULL DEFAULT 0,
+  points     INTEGER NOT NULL DEFAULT 0,
+  hits       INTEGER NOT NULL DEFAULT 0,
+  misses     INTEGER NOT NULL DEFAULT 0,
+  duration_s REAL NOT NULL DEFAULT 0,
+  bounds     TEXT CHECK (bounds IS NULL OR json_valid(bounds)),`;
+
 const CHUNK_COLUMNS = `
   seq           INTEGER NOT NULL CHECK (seq >= 0),
   packet_start  INTEGER NOT NULL CHECK (packet_start >= 0),
@@ -85,12 +93,7 @@ CREATE TABLE drive_logs (
   profile_id  TEXT REFERENCES sensor_profiles(id) ON DELETE SET NULL,
   mount_pose  TEXT CHECK (mount_pose IS NULL OR json_valid(mount_pose)),
   status      TEXT NOT NULL DEFAULT 'importing' CHECK (status IN ('importing','ready')),
-  packets     INTEGER NOT NULL DEFAULT 0,
-  points      INTEGER NOT NULL DEFAULT 0,
-  hits        INTEGER NOT NULL DEFAULT 0,
-  misses      INTEGER NOT NULL DEFAULT 0,
-  duration_s  REAL NOT NULL DEFAULT 0,
-  bounds      TEXT CHECK (bounds IS NULL OR json_valid(bounds)),
+${TOTALS_COLUMNS_DDL}
   job_id      INTEGER REFERENCES jobs(id) ON DELETE SET NULL,
   created_at  TEXT NOT NULL DEFAULT ${NOW}
 );
@@ -172,12 +175,7 @@ CREATE TABLE runs (
   trajectory TEXT CHECK (trajectory IS NULL OR json_valid(trajectory)),
   params     TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(params)),
   status     TEXT NOT NULL DEFAULT 'simulating' CHECK (status IN ('simulating','ready')),
-  packets    INTEGER NOT NULL DEFAULT 0,
-  points     INTEGER NOT NULL DEFAULT 0,
-  hits       INTEGER NOT NULL DEFAULT 0,
-  misses     INTEGER NOT NULL DEFAULT 0,
-  duration_s REAL NOT NULL DEFAULT 0,
-  bounds     TEXT CHECK (bounds IS NULL OR json_valid(bounds)),
+${TOTALS_COLUMNS_DDL}
   job_id     INTEGER REFERENCES jobs(id) ON DELETE SET NULL,
   created_at TEXT NOT NULL DEFAULT ${NOW}
 );
