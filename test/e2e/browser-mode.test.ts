@@ -4,45 +4,26 @@
  * create a project, import the KITTI scan, watch the job's progress bar reach done, open the
  * log and check the viewport renders points (the screenshot is not blank).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { syntheticKitti } from '../helpers/temp';
 import { HAS_SHARED_DATA, dataFile } from '../helpers/shared-data';
-import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, openAppSession, type AppSession } from '../helpers/app-session';
+import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, createProjectInUi, useAppSession, waitForJobRow } from '../helpers/app-session';
 
 describe.skipIf(!CAN_RUN_BROWSER)('browser mode, end to end', () => {
-  let session: AppSession;
-  let page: Page;
-  let tmp: { dir: string };
-  let host: { url: string };
-  let consoleErrors: string[];
-
-  beforeAll(async () => {
-    session = await openAppSession('thicket-e2e-');
-    ({ page, errors: consoleErrors } = session);
-    tmp = { dir: session.dir };
-    host = { url: session.url };
-  });
-
-  afterAll(async () => {
-    await session?.close();
-  });
+  const session = useAppSession('thicket-e2e-');
 
   it('creates a project, imports the KITTI scan with a live progress bar, and shows it in the viewport', async () => {
-    await page.goto(host.url);
-    await page.getByTestId('nav-projects').click();
-    const projectPath = join(tmp.dir, 'e2e.thicket');
-    await page.getByTestId('new-project-path').fill(projectPath);
-    await page.getByTestId('create-project').click();
-    await expect.poll(() => page.getByTestId('project-name').textContent(), { timeout: 15_000 }).toContain('e2e');
+    const { page } = session;
+    await page.goto(session.url);
+    const projectPath = await createProjectInUi(page, session.dir, 'e2e');
     expect(existsSync(projectPath)).toBe(true);
 
     await page.getByTestId('nav-logs').click();
     let scan = dataFile('overlapnet_kitti/000000.bin');
     if (!HAS_SHARED_DATA) {
-      scan = join(tmp.dir, '000000.bin');
+      scan = join(session.dir, '000000.bin');
       writeFileSync(scan, syntheticKitti(124_668));
     }
     // Record every progress value the bar shows while the job runs.
@@ -58,8 +39,7 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode, end to end', () => {
     });
     await page.getByTestId('import-file-input').setInputFiles(scan);
 
-    const job = page.getByTestId('job-row').first();
-    await expect.poll(() => job.getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
+    const job = await waitForJobRow(page, null, 60_000);
     expect(await job.getAttribute('data-kind')).toBe('import');
     expect(Number(await job.getByTestId('job-progress').getAttribute('data-progress'))).toBe(1);
     const seen = await page.evaluate(() => (window as unknown as { __progressSeen: number[] }).__progressSeen);
@@ -82,18 +62,19 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode, end to end', () => {
     const stats = await canvasCoverage(page);
     expect(stats.differing).toBeGreaterThan(0.005); // points drawn
     expect(stats.colours).toBeGreaterThan(8); // coloured by height: many hues, not one flat colour
-    expect(consoleErrors).toEqual([]);
+    expect(session.errors).toEqual([]);
   });
 
   it('shows a clear error for a bad project path and a malformed file, and leaves no log behind', async () => {
+    const { page } = session;
     await page.getByTestId('nav-projects').click();
-    await page.getByTestId('new-project-path').fill(join(tmp.dir, 'notes.txt'));
+    await page.getByTestId('new-project-path').fill(join(session.dir, 'notes.txt'));
     await page.getByTestId('create-project').click();
     await expect.poll(() => page.getByTestId('error-alert').first().textContent(), { timeout: 10_000 }).toContain('.thicket');
 
     await page.getByTestId('nav-logs').click();
     const before = await page.getByTestId('log-row').count();
-    const bad = join(tmp.dir, 'cut.bin');
+    const bad = join(session.dir, 'cut.bin');
     writeFileSync(bad, syntheticKitti(1000).subarray(0, 16_000 - 5));
     await page.getByTestId('import-file-input').setInputFiles(bad);
     const failed = page.locator('[data-testid="job-row"][data-state="failed"]');
@@ -103,9 +84,10 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode, end to end', () => {
   });
 
   it('cancels a running import from the jobs panel; the log never appears', async () => {
+    const { page } = session;
     await page.getByTestId('nav-logs').click();
     const before = await page.getByTestId('log-row').count();
-    const big = join(tmp.dir, 'huge.bin');
+    const big = join(session.dir, 'huge.bin');
     writeFileSync(big, syntheticKitti(16_000_000)); // 256 MB: seconds of work to cancel into
     await page.getByTestId('import-path').fill(big);
     await page.getByTestId('import-path-button').click();

@@ -5,27 +5,22 @@
  * Evaluation page: the run and its source log are picked by default, "Evaluate" runs the job, and
  * the metrics, the overlaid clouds and the per-packet error chart appear, without console errors.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, openAppSession, type AppSession } from '../helpers/app-session';
-import { connectApi, type ApiSocket } from '../helpers/api-socket';
+import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, expectProjectName, useAppSession } from '../helpers/app-session';
 
 type Hook = { ready: boolean; pointCount: number };
 const hook = (page: Page) => page.evaluate(() => (window as unknown as { __thicketViewport?: Hook }).__thicketViewport ?? null);
 const metric = async (page: Page, key: string) => (await page.getByTestId(`metric-${key}`).locator('.value').textContent())?.trim() ?? '';
 
 describe.skipIf(!CAN_RUN_BROWSER)('browser mode: evaluating a run against a drive log', () => {
-  let session: AppSession;
-  let page: Page;
-  let api: ApiSocket;
+  const session = useAppSession('thicket-e2e-eval-', { api: true });
   let run: { run: number; packets: number; hits: number };
   let realHits: number;
 
   beforeAll(async () => {
-    session = await openAppSession('thicket-e2e-eval-');
-    page = session.page;
-    api = await connectApi(session.url);
+    const { api } = session;
     await api.call('project.create', { path: join(session.dir, 'evaluate.thicket') });
     const demo = await api.waitForJob((await api.call('demo.create', { small: true, seed: 4 })).job.id, 120_000);
     const drives = await api.waitForJob(Number(demo.result!.drivesJob), 120_000);
@@ -35,14 +30,11 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: evaluating a run against a driv
     const sim = await api.call('simulate.start', { sceneId: result.site.scene, profileId: 'hdl32e', mode: 'physics', seed: 7, trajectory: { kind: 'log', logId: test.log } });
     run = (await api.waitForJob(sim.job.id, 120_000)).result as unknown as typeof run;
   }, 300_000);
-  afterAll(async () => {
-    api?.close();
-    await session?.close();
-  });
 
   it('runs an evaluation from the page and shows the metrics, the overlay and the chart', async () => {
+    const { page } = session;
     await page.goto(session.url);
-    await expect.poll(() => page.getByTestId('project-name').textContent(), { timeout: 15_000 }).toContain('evaluate');
+    await expectProjectName(page, 'evaluate');
     await page.getByTestId('nav-evaluation').click();
     await page.getByTestId('evaluation-view').waitFor({ timeout: 15_000 });
     // Defaults: the newest run, and the log it re-simulated.

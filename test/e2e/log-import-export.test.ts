@@ -4,32 +4,20 @@
  * Drive logs page so a hit-only scan gets its misses rebuilt, upload the scan, then export the
  * log to PCD from its row and find the file on the host.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { syntheticKitti } from '../helpers/temp';
-import { CAN_RUN_BROWSER, SHOTS, openAppSession, type AppSession } from '../helpers/app-session';
+import { CAN_RUN_BROWSER, SHOTS, createProjectInUi, useAppSession, waitForJobRow } from '../helpers/app-session';
 import { decodePcd } from '../../src-worker/formats/pcd/pcd';
 
 describe.skipIf(!CAN_RUN_BROWSER)('drive-log import options and export in the browser', () => {
-  let session: AppSession;
-  let page: Page;
-
-  beforeAll(async () => {
-    session = await openAppSession('thicket-e2e-io-');
-    page = session.page;
-  });
-  afterAll(async () => {
-    await session?.close();
-  });
+  const session = useAppSession('thicket-e2e-io-');
 
   it('rebuilds misses with a chosen profile and exports the log to PCD', async () => {
+    const { page } = session;
     await page.goto(session.url);
-    await page.getByTestId('nav-projects').click();
-    await page.getByTestId('new-project-path').fill(join(session.dir, 'io.thicket'));
-    await page.getByTestId('create-project').click();
-    await expect.poll(() => page.getByTestId('project-name').textContent(), { timeout: 15_000 }).toContain('io');
+    await createProjectInUi(page, session.dir, 'io');
 
     await page.getByTestId('nav-logs').click();
     await page.getByTestId('import-options').waitFor();
@@ -41,8 +29,7 @@ describe.skipIf(!CAN_RUN_BROWSER)('drive-log import options and export in the br
     writeFileSync(scan, syntheticKitti(20_000));
     await page.getByTestId('import-file-input').setInputFiles(scan);
 
-    const job = page.getByTestId('job-row').first();
-    await expect.poll(() => job.getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
+    await waitForJobRow(page, null, 60_000);
     const row = page.getByTestId('log-row').first();
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain('20,000');
     // The Misses column is no longer 0: the misses were rebuilt from the HDL-64E pattern.

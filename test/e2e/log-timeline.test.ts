@@ -7,11 +7,10 @@
  * misses show as rays, and the canvas is drawn without console errors. A one-scan KITTI log opens
  * in the log view with its single sweep.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, openAppSession, type AppSession } from '../helpers/app-session';
-import { connectApi, type ApiSocket } from '../helpers/api-socket';
+import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, expectProjectName, useAppSession } from '../helpers/app-session';
 import { syntheticKitti } from '../helpers/temp';
 
 type Hook = { ready: boolean; pointCount: number; highlightCount: number; missCount: number };
@@ -28,16 +27,12 @@ async function pick(page: Page, testId: string, label: string): Promise<void> {
 }
 
 describe.skipIf(!CAN_RUN_BROWSER)('browser mode: playing a log back', () => {
-  let session: AppSession;
-  let page: Page;
-  let api: ApiSocket;
+  const session = useAppSession('thicket-e2e-timeline-', { api: true });
   let runId: number;
   let logId: number;
 
   beforeAll(async () => {
-    session = await openAppSession('thicket-e2e-timeline-');
-    page = session.page;
-    api = await connectApi(session.url);
+    const { api } = session;
     await api.call('project.create', { path: join(session.dir, 'playback.thicket') });
     const gen = await api.call('scenes.generate', { kind: 'offroad', seed: 3, params: { sizeM: 40, targetTriangles: 150_000 } });
     const scene = (await api.waitForJob(gen.job.id)).result!.scene as number;
@@ -47,18 +42,15 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: playing a log back', () => {
     const imp = await api.call('logs.importBytes', { name: 'scan.bin', bytes: new Uint8Array(syntheticKitti(20_000)) });
     logId = (await api.waitForJob(imp.job.id)).result!.log as number;
   }, 300_000);
-  afterAll(async () => {
-    api?.close();
-    await session?.close();
-  });
 
   it('plays, pauses and steps a run, recolours it and shows its misses', async () => {
+    const { page, api } = session;
     const timeline = await api.call('runs.timeline', { id: runId });
     expect(timeline.sweepStart.length).toBeGreaterThanOrEqual(15); // 2 s at 10 Hz: ~20 sweeps
     const starts = [...timeline.sweepStart];
 
     await page.goto(session.url);
-    await expect.poll(() => page.getByTestId('project-name').textContent(), { timeout: 15_000 }).toContain('playback');
+    await expectProjectName(page, 'playback');
     await page.evaluate((id) => (window.location.hash = `#/runs/${id}`), runId);
     await page.getByTestId('run-view').waitFor({ timeout: 15_000 });
     await expect.poll(() => hook(page), { timeout: 60_000 }).toMatchObject({ ready: true });
@@ -125,6 +117,7 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: playing a log back', () => {
   });
 
   it('opens a one-scan log with one sweep, and space plays nothing there', async () => {
+    const { page } = session;
     await page.evaluate((id) => (window.location.hash = `#/logs/${id}`), logId);
     await page.getByTestId('log-view').waitFor({ timeout: 15_000 });
     await expect.poll(() => hook(page), { timeout: 60_000 }).toMatchObject({ ready: true });

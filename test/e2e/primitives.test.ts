@@ -7,38 +7,30 @@
  * model through the forms; on the Scenes page: open a composed scene's 3D view and pick a
  * placement — without console errors.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { PrimitiveInfo } from '../../src-main/api/contract';
-import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, openAppSession, type AppSession } from '../helpers/app-session';
-import { connectApi, type ApiSocket } from '../helpers/api-socket';
+import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, expectProjectName, useAppSession } from '../helpers/app-session';
 import { runCli } from '../helpers/cli';
 
 const canvasAttr = (page: Page, testId: string, name: string) => page.getByTestId(testId).getAttribute(`data-${name}`);
 
 describe.skipIf(!CAN_RUN_BROWSER)('browser mode: the primitive library and a composed scene in 3D', () => {
-  let session: AppSession;
-  let page: Page;
-  let api: ApiSocket;
+  const session = useAppSession('thicket-e2e-prim-', { api: true });
   let demo: { experiment: { scenes: { testHybrid: number } } };
 
   beforeAll(async () => {
-    session = await openAppSession('thicket-e2e-prim-');
-    page = session.page;
+    const { api } = session;
     const path = join(session.dir, 'library.thicket');
     const r = runCli(['demo', '--project', path, '--small', '--json']);
     expect(r.status, r.stderr).toBe(0);
     demo = r.json as typeof demo;
-    api = await connectApi(session.url);
     await api.call('project.open', { path });
   }, 180_000);
-  afterAll(async () => {
-    api?.close();
-    await session?.close();
-  });
 
   it('filters, previews and deletes primitives, then shows a composed scene in 3D', async () => {
+    const { page, api } = session;
     const library = await api.call('primitives.list', {});
     // The hybrid primitive with the most ellipsoids, and the primitives of its class.
     const subject = library.filter((p) => p.library === 'hybrid').sort((a, b) => b.counts.ellipsoids - a.counts.ellipsoids)[0]!;
@@ -46,7 +38,7 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: the primitive library and a com
     const sameClass = library.filter((p) => p.class === subject.class);
 
     await page.goto(session.url);
-    await expect.poll(() => page.getByTestId('project-name').textContent(), { timeout: 15_000 }).toContain('library');
+    await expectProjectName(page, 'library');
     await page.getByTestId('nav-primitives').click();
     await page.getByTestId('primitives-view').waitFor({ timeout: 15_000 });
     await expect.poll(() => page.getByTestId('primitives-count').textContent(), { timeout: 15_000 }).toContain(`${library.length} primitives`);

@@ -4,34 +4,17 @@
  * page, simulate a VLP-16 (defaults: the scene's suggested start), watch the job finish, open the
  * run, and check the viewport draws coloured points.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, openAppSession, type AppSession } from '../helpers/app-session';
+import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, createProjectInUi, useAppSession, waitForJobRow } from '../helpers/app-session';
 
 describe.skipIf(!CAN_RUN_BROWSER)('browser mode: generate a scene and simulate in it', () => {
-  let session: AppSession;
-  let page: Page;
-  let tmp: { dir: string };
-  let host: { url: string };
-  let errors: string[];
-
-  beforeAll(async () => {
-    session = await openAppSession('thicket-e2e-sim-');
-    ({ page, errors } = session);
-    tmp = { dir: session.dir };
-    host = { url: session.url };
-  });
-  afterAll(async () => {
-    await session?.close();
-  });
+  const session = useAppSession('thicket-e2e-sim-');
 
   it('generates, simulates and shows the run', async () => {
-    await page.goto(host.url);
-    await page.getByTestId('nav-projects').click();
-    await page.getByTestId('new-project-path').fill(join(tmp.dir, 'sim.thicket'));
-    await page.getByTestId('create-project').click();
-    await expect.poll(() => page.getByTestId('project-name').textContent(), { timeout: 15_000 }).toContain('sim');
+    const { page } = session;
+    await page.goto(session.url);
+    await createProjectInUi(page, session.dir, 'sim');
 
     await page.getByTestId('nav-scenes').click();
     await page.getByTestId('scene-generate').click();
@@ -39,8 +22,7 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: generate a scene and simulate i
     await page.getByTestId('scene-param-sizeM').fill('40');
     await page.getByTestId('scene-param-targetTriangles').fill('150000');
     await page.getByTestId('scene-generate-submit').click();
-    const gen = page.locator('[data-testid="job-row"][data-kind="generate-scene"]').first();
-    await expect.poll(() => gen.getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
+    await waitForJobRow(page, 'generate-scene', 60_000);
     await page.getByTestId('scene-row').first().waitFor({ timeout: 15_000 });
 
     await page.getByTestId('scene-row').first().click();
@@ -48,8 +30,7 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: generate a scene and simulate i
     await page.getByTestId('simulate-submit').waitFor();
     await expect.poll(() => page.getByTestId('simulate-submit').isEnabled(), { timeout: 15_000 }).toBe(true);
     await page.getByTestId('simulate-submit').click();
-    const sim = page.locator('[data-testid="job-row"][data-kind="simulate"]').first();
-    await expect.poll(() => sim.getAttribute('data-state'), { timeout: 120_000 }).toBe('done');
+    await waitForJobRow(page, 'simulate', 120_000);
 
     await page.getByTestId('run-row').first().waitFor({ timeout: 15_000 });
     await page.getByTestId('run-row').first().click();
@@ -63,6 +44,6 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: generate a scene and simulate i
     await page.screenshot({ path: join(SHOTS, 'e2e-run-view.png') });
     const lit = (await canvasCoverage(page)).differing;
     expect(lit).toBeGreaterThan(0.002);
-    expect(errors).toEqual([]);
+    expect(session.errors).toEqual([]);
   });
 });

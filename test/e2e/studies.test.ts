@@ -9,15 +9,14 @@
  * a sweep heatmap cell opens its run in a third panel, the HTML report downloads, and the study
  * is deleted with a confirmation.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { StudyData } from '../../src-main/api/contract';
 import { costFingerprint } from '../../src-renderer/components/studies/costmap-replay';
 import { METRICS } from '../../src-renderer/components/studies/study-format';
-import { CAN_RUN_BROWSER, SHOTS, openAppSession, type AppSession } from '../helpers/app-session';
-import { connectApi, type ApiSocket } from '../helpers/api-socket';
+import { CAN_RUN_BROWSER, SHOTS, expectProjectName, useAppSession } from '../helpers/app-session';
 
 /** Keys go to the page, not to whichever control was clicked last. */
 const unfocus = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
@@ -59,28 +58,21 @@ function panels(page: Page) {
 }
 
 describe.skipIf(!CAN_RUN_BROWSER)('browser mode: sensor studies', () => {
-  let session: AppSession;
-  let page: Page;
-  let api: ApiSocket;
+  const session = useAppSession('thicket-e2e-study-', { api: true });
   let sceneId: number;
 
   beforeAll(async () => {
-    session = await openAppSession('thicket-e2e-study-');
-    page = session.page;
-    api = await connectApi(session.url);
+    const { api } = session;
     await api.call('project.create', { path: join(session.dir, 'study.thicket') });
     // The Scenes page's own form is covered by simulate-flow.test.ts; here the scene is set-up.
     const gen = await api.call('scenes.generate', { kind: 'offroad', seed: 1, params: { sizeM: 40, targetTriangles: 150_000 } });
     sceneId = (await api.waitForJob(gen.job.id)).result!.scene as number;
   }, 180_000);
-  afterAll(async () => {
-    api?.close();
-    await session?.close();
-  });
 
   it('creates a study with a mount sweep, plays it in synced panels, compares and deletes it', async () => {
+    const { page, api } = session;
     await page.goto(session.url);
-    await expect.poll(() => page.getByTestId('project-name').textContent(), { timeout: 15_000 }).toContain('study');
+    await expectProjectName(page, 'study');
     await page.getByTestId('nav-studies').click();
     await expect.poll(() => page.getByTestId('studies-empty').textContent(), { timeout: 15_000 }).toContain('No studies yet');
 

@@ -6,11 +6,13 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { HAS_CHROMIUM, launchChromium } from './browser';
 import { startWebHostProcess } from './web-host-process';
 import { tempDir } from './temp';
 import { REPO_ROOT } from './shared-data';
+import { connectApi, type ApiSocket } from './api-socket';
 
 export const BUILT = existsSync(join(REPO_ROOT, 'out/main/web.js')) && existsSync(join(REPO_ROOT, 'out/renderer/index.html'));
 if (!BUILT) console.warn('[thicket tests] out/ is not built (npm test builds it): browser tests are skipped');
@@ -51,6 +53,76 @@ export async function openAppSession(prefix: string): Promise<AppSession> {
       tmp.cleanup();
     },
   };
+}
+
+/** An app session a describe block's hooks open and close; its fields read the live session, so use them in tests and in later hooks. */
+export interface LiveAppSession extends Omit<AppSession, 'close'> {
+  /** A client of the host's API (only with `{ api: true }`). */
+  readonly api: ApiSocket;
+}
+
+/**
+ * Registers beforeAll/afterAll hooks in the calling describe block that open an app session (and,
+ * with `api`, a client of its API) and close them again; returns the session as it is once open.
+ */
+export function useAppSession(prefix: string, options: { api?: boolean } = {}): LiveAppSession {
+  let session: AppSession | undefined;
+  let api: ApiSocket | undefined;
+  beforeAll(async () => {
+    session = await openAppSession(prefix);
+    if (options.api) api = await connectApi(session.url);
+  });
+  afterAll(async () => {
+    api?.close();
+    await session?.close();
+  });
+  const open = (): AppSession => {
+    if (!session) throw new Error('the app session is not open yet: use it in a test or a hook registered after useAppSession');
+    return session;
+  };
+  return {
+    get url() {
+      return open().url;
+    },
+    get page() {
+      return open().page;
+    },
+    get context() {
+      return open().context;
+    },
+    get dir() {
+      return open().dir;
+    },
+    get errors() {
+      return open().errors;
+    },
+    get api() {
+      if (!api) throw new Error(options.api ? 'the API client is not connected yet' : 'useAppSession was called without { api: true }');
+      return api;
+    },
+  };
+}
+
+/** On the Projects page: create `<dir>/<name>.thicket` and wait until the header names it; returns its path. */
+export async function createProjectInUi(page: Page, dir: string, name: string): Promise<string> {
+  await page.getByTestId('nav-projects').click();
+  const path = join(dir, `${name}.thicket`);
+  await page.getByTestId('new-project-path').fill(path);
+  await page.getByTestId('create-project').click();
+  await expectProjectName(page, name);
+  return path;
+}
+
+/** Waits until the header shows the open project's name containing `name`. */
+export async function expectProjectName(page: Page, name: string): Promise<void> {
+  await expect.poll(() => page.getByTestId('project-name').textContent(), { timeout: 15_000 }).toContain(name);
+}
+
+/** Waits until the newest job row (of `kind`, or of any kind when it is null) is done; returns that row. */
+export async function waitForJobRow(page: Page, kind: string | null, timeoutMs: number): Promise<Locator> {
+  const row = (kind === null ? page.getByTestId('job-row') : page.locator(`[data-testid="job-row"][data-kind="${kind}"]`)).first();
+  await expect.poll(() => row.getAttribute('data-state'), { timeout: timeoutMs }).toBe('done');
+  return row;
 }
 
 /** Fraction of the viewport canvas's pixels that differ from its background (corner) colour, and the number of distinct colours. */

@@ -4,38 +4,23 @@
  * without a project, a beam pattern drawn, a calibration imported by path, a built-in duplicated
  * and edited, an invalid edit shown by field, Undo, Save.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { HAS_SHARED_DATA, dataFile } from '../../helpers/shared-data';
-import { CAN_RUN_BROWSER, SHOTS, openAppSession, type AppSession } from '../../helpers/app-session';
+import { CAN_RUN_BROWSER, SHOTS, createProjectInUi, useAppSession } from '../../helpers/app-session';
 
 describe.skipIf(!CAN_RUN_BROWSER)('Sensors page (browser mode)', () => {
-  let session: AppSession;
-  let page: Page;
-  let tmp: { dir: string };
-  let host: { url: string };
-  let consoleErrors: string[];
+  const session = useAppSession('thicket-sensors-e2e-');
 
   const detailIs = (id: string) =>
-    page.waitForFunction((want) => document.querySelector('[data-testid=profile-detail]')?.getAttribute('data-profile-id') === want, id, { timeout: 20_000 });
+    session.page.waitForFunction((want) => document.querySelector('[data-testid=profile-detail]')?.getAttribute('data-profile-id') === want, id, { timeout: 20_000 });
   const drawn = () =>
-    page.waitForFunction(() => document.querySelector('[data-testid=profile-beam-canvas]')?.getAttribute('data-ready') === 'true', null, { timeout: 30_000 });
-  const pointCount = async () => Number(await page.getByTestId('profile-beam-canvas').getAttribute('data-point-count'));
-
-  beforeAll(async () => {
-    session = await openAppSession('thicket-sensors-e2e-');
-    ({ page, errors: consoleErrors } = session);
-    tmp = { dir: session.dir };
-    host = { url: session.url };
-  });
-
-  afterAll(async () => {
-    await session?.close();
-  });
+    session.page.waitForFunction(() => document.querySelector('[data-testid=profile-beam-canvas]')?.getAttribute('data-ready') === 'true', null, { timeout: 30_000 });
+  const pointCount = async () => Number(await session.page.getByTestId('profile-beam-canvas').getAttribute('data-point-count'));
 
   it('lists the built-ins and draws a beam pattern without a project', async () => {
-    await page.goto(host.url);
+    const { page } = session;
+    await page.goto(session.url);
     await page.getByTestId('nav-sensors').click();
     await expect.poll(() => page.getByTestId('profile-row').count(), { timeout: 15_000 }).toBe(8);
     await page.locator('[data-testid=profile-row][data-profile-id=hdl64e]').click();
@@ -50,10 +35,8 @@ describe.skipIf(!CAN_RUN_BROWSER)('Sensors page (browser mode)', () => {
   });
 
   it('imports a calibration, duplicates a built-in, shows invalid edits by field, undoes and saves', async () => {
-    await page.getByTestId('nav-projects').click();
-    await page.getByTestId('new-project-path').fill(join(tmp.dir, 'sensors.thicket'));
-    await page.getByTestId('create-project').click();
-    await expect.poll(() => page.getByTestId('project-name').textContent(), { timeout: 15_000 }).toContain('sensors');
+    const { page } = session;
+    await createProjectInUi(page, session.dir, 'sensors');
     await page.getByTestId('nav-sensors').click();
 
     if (HAS_SHARED_DATA) {
@@ -89,6 +72,6 @@ describe.skipIf(!CAN_RUN_BROWSER)('Sensors page (browser mode)', () => {
     await expect.poll(() => page.getByTestId('profile-dirty').count(), { timeout: 10_000 }).toBe(0);
     await drawn();
     await page.screenshot({ path: join(SHOTS, 'sensors-edited.png') });
-    expect(consoleErrors).toEqual([]);
+    expect(session.errors).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openProject } from '../../../src-main/store';
-import { makeChunk, tempDir } from './helpers';
+import { makeChunk, useTempDir } from './helpers';
 
 const READER = fileURLToPath(new URL('../../fixtures/store/wal-reader.mjs', import.meta.url));
 
@@ -15,9 +15,7 @@ interface ReaderResult {
 }
 
 describe('WAL: a reader in another process while this one writes', () => {
-  let tmp: ReturnType<typeof tempDir>;
-  beforeEach(() => (tmp = tempDir()));
-  afterEach(() => tmp.cleanup());
+  const tmp = useTempDir();
 
   it('reads increasing, committed counts without SQLITE_BUSY', async () => {
     const file = tmp.file('shared.thicket');

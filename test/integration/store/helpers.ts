@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import { POSE_STRIDE, RING_UNKNOWN, type PacketChunk } from '../../../src-common/packets';
 
 /** A fresh temp folder and its cleanup. */
@@ -10,6 +11,28 @@ export function tempDir(): { dir: string; file: (name: string) => string; cleanu
     dir,
     file: (name) => path.join(dir, name),
     cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * A fresh temp folder for each test of the calling describe block (its beforeEach makes it, its
+ * afterEach removes it); `file(name)` is a path in the current test's folder.
+ */
+export function useTempDir(): { readonly dir: string; file: (name: string) => string } {
+  let tmp: ReturnType<typeof tempDir> | undefined;
+  beforeEach(() => {
+    tmp = tempDir();
+  });
+  afterEach(() => tmp?.cleanup());
+  const current = (): ReturnType<typeof tempDir> => {
+    if (!tmp) throw new Error('useTempDir: no test is running');
+    return tmp;
+  };
+  return {
+    get dir() {
+      return current().dir;
+    },
+    file: (name) => current().file(name),
   };
 }
 

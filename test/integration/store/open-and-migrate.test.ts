@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src-main/api/contract';
 import { SCHEMA_VERSION, THICKET_APPLICATION_ID, openProject } from '../../../src-main/store';
-import { tempDir } from './helpers';
+import { useTempDir } from './helpers';
 
 const EXPECTED_TABLES = [
   'annotations', 'drive_logs', 'evaluation_arrays', 'evaluations', 'jobs', 'log_arrays', 'log_chunks', 'model_arrays', 'models',
@@ -22,9 +22,7 @@ function openError(path: string, create = false): ApiError {
 }
 
 describe('openProject', () => {
-  let tmp: ReturnType<typeof tempDir>;
-  beforeEach(() => (tmp = tempDir()));
-  afterEach(() => tmp.cleanup());
+  const tmp = useTempDir();
 
   it('creates the latest schema in an empty file, with WAL and foreign keys', () => {
     const file = tmp.file('fresh.thicket');

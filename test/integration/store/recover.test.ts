@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hostname } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { INTERRUPTED_MESSAGE, openProject } from '../../../src-main/store';
@@ -10,12 +10,10 @@ function deadPid(): number {
   const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
   return Number(r.stdout);
 }
-import { makeChunk, tempDir } from './helpers';
+import { makeChunk, useTempDir } from './helpers';
 
 describe('recover() on open', () => {
-  let tmp: ReturnType<typeof tempDir>;
-  beforeEach(() => (tmp = tempDir()));
-  afterEach(() => tmp.cleanup());
+  const tmp = useTempDir();
 
   it('discards a half-imported log with its chunks and interrupts unfinished jobs', () => {
     const file = tmp.file('crashed.thicket');
@@ -64,9 +62,7 @@ describe('recover() on open', () => {
 });
 
 describe('recover() with a second host', () => {
-  let tmp: ReturnType<typeof tempDir>;
-  beforeEach(() => (tmp = tempDir()));
-  afterEach(() => tmp.cleanup());
+  const tmp = useTempDir();
 
   it('leaves the jobs and in-progress imports of a live host alone', () => {
     const file = tmp.file('shared.thicket');
@@ -93,9 +89,7 @@ describe('recover() with a second host', () => {
 });
 
 describe('jobs repository', () => {
-  let tmp: ReturnType<typeof tempDir>;
-  beforeEach(() => (tmp = tempDir()));
-  afterEach(() => tmp.cleanup());
+  const tmp = useTempDir();
 
   it('creates, patches, lists newest first and validates', () => {
     const store = openProject(tmp.file('jobs.thicket'), { create: true });

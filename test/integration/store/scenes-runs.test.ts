@@ -1,11 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openProject } from '../../../src-main/store';
-import { makeChunk, tempDir } from './helpers';
+import { makeChunk, useTempDir } from './helpers';
 
 describe('scenes and runs repositories', () => {
-  let tmp: ReturnType<typeof tempDir>;
-  beforeEach(() => (tmp = tempDir()));
-  afterEach(() => tmp.cleanup());
+  const tmp = useTempDir();
 
   it('stores a scene of nested typed arrays and reads it back exactly', () => {
     const file = tmp.file('s.thicket');

@@ -1,17 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHUNK_ARRAY_FIELDS } from '../../../src-common/packets';
 import { ApiError } from '../../../src-main/api/contract';
 import { DEFAULT_CHUNK_BYTES, fromBlob, openProject, toBlob, type ProjectStore } from '../../../src-main/store';
-import { bytes, lcg, makeChunk, tempDir } from './helpers';
+import { bytes, lcg, makeChunk, useTempDir } from './helpers';
 
 function insertModel(store: ProjectStore, name = 'm'): number {
   return Number(store.db.prepare(`INSERT INTO models (name, kind) VALUES (?, 'hybrid')`).run(name).lastInsertRowid);
 }
 
 describe('typed arrays in the store', () => {
-  let tmp: ReturnType<typeof tempDir>;
-  beforeEach(() => (tmp = tempDir()));
-  afterEach(() => tmp.cleanup());
+  const tmp = useTempDir();
 
   it('round-trips 50 MB of Float32 byte-exact through writeArray/readArray across a reopen', () => {
     const n = 12_500_000; // 50 MB
