@@ -3,29 +3,19 @@
  * captures with known packet counts, calibrations, misses rebuilt for hit-only scans, and bad
  * input that fails with the file, the place and the reason and leaves the project unchanged.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../../../src-main/api/contract';
-import { createAppServices, type AppServices } from '../../../src-main/services/app-services';
+import type { AppServices } from '../../../src-main/services/app-services';
 import { HAS_SHARED_DATA, dataFile } from '../../helpers/shared-data';
-import { tempDir } from '../../helpers/temp';
+import { useAppServices } from '../../helpers/app-services';
 
-let services: AppServices;
-const tmp = tempDir();
-
-beforeAll(async () => {
-  services = await createAppServices({ shell: 'web', homeDir: join(tmp.dir, 'home'), workers: 2 });
-  await services.call('project.create', { path: join(tmp.dir, 'logs.thicket') });
-});
-afterAll(async () => {
-  await services.close();
-  tmp.cleanup();
-});
+const app = useAppServices({ workers: 2, project: 'logs.thicket' });
 
 async function importDone(req: Parameters<AppServices['call']>[1] & object, method: 'logs.importFile' | 'logs.importBytes' = 'logs.importFile') {
-  const { job } = await services.call(method, req as never);
-  const final = await services.whenJobSettled(job.id);
+  const { job } = await app.services.call(method, req as never);
+  const final = await app.services.whenJobSettled(job.id);
   if (final.state !== 'done') throw new Error(`import ${final.state}: ${final.error}`);
   return final.result as Record<string, number | string>;
 }
@@ -44,7 +34,7 @@ describe.skipIf(!HAS_SHARED_DATA)('Velodyne captures', () => {
       expect(r).toMatchObject({ format: 'velodyne-pcap', packets: c.packets });
       expect(Number(r.hits) + Number(r.misses)).toBe(rays);
       expect(Number(r.misses)).toBeGreaterThan(0);
-      const log = await services.call('logs.get', { id: Number(r.log) });
+      const log = await app.services.call('logs.get', { id: Number(r.log) });
       expect(log.profileId).toBe(c.profile);
       expect(log.info).toMatchObject({ sensor: c.sensor, dataPackets: c.packets, returnMode: 'strongest' });
       // 10 Hz heads: the duration is packets × the packet period (VLP-16 1.327 ms, HDL-32E 0.553 ms) within 2 %.
@@ -56,28 +46,28 @@ describe.skipIf(!HAS_SHARED_DATA)('Velodyne captures', () => {
 
   it('reads the GPRMC fixes of the HDL-32E drive', async () => {
     const r = await importDone({ path: dataFile('rust_lidar_utils/hdl32_example.pcap') });
-    const log = await services.call('logs.get', { id: Number(r.log) });
+    const log = await app.services.call('logs.get', { id: Number(r.log) });
     expect(log.info).toMatchObject({ positionPackets: 100, gpsFixes: 100 });
     expect(String(log.info.firstFix)).toMatch(/^37\.14\d+, -121\.66\d+$/); // Morgan Hill, CA
   });
 
   it('decodes with a calibration file instead of the built-in profile', async () => {
     const r = await importDone({ path: dataFile('rust_lidar_utils/hdl32_example.pcap'), calibrationPath: dataFile('velodyne_calib/32db.xml') });
-    const log = await services.call('logs.get', { id: Number(r.log) });
+    const log = await app.services.call('logs.get', { id: Number(r.log) });
     expect(log.info).toMatchObject({ calibration: '32db.xml', sensor: 'HDL-32E' });
     expect(r.packets).toBe(876);
   });
 
   it('a truncated capture fails with the byte offset and leaves no log', async () => {
-    const before = (await services.call('logs.list', {})).length;
+    const before = (await app.services.call('logs.list', {})).length;
     const bytes = readFileSync(dataFile('rust_lidar_utils/velodyne_vlp16.pcap'));
-    const cut = join(tmp.dir, 'cut.pcap');
+    const cut = join(app.dir, 'cut.pcap');
     writeFileSync(cut, bytes.subarray(0, 50_000));
-    const { job } = await services.call('logs.importFile', { path: cut });
-    const final = await services.whenJobSettled(job.id);
+    const { job } = await app.services.call('logs.importFile', { path: cut });
+    const final = await app.services.whenJobSettled(job.id);
     expect(final.state).toBe('failed');
     expect(final.error).toMatch(/cut\.pcap: truncated record at byte \d+/);
-    expect((await services.call('logs.list', {})).length).toBe(before);
+    expect((await app.services.call('logs.list', {})).length).toBe(before);
   });
 });
 
@@ -105,13 +95,13 @@ describe('hit-only scans with a profile', () => {
   });
 
   it('refuses an unknown profile before starting a job', async () => {
-    const err = await services.dispatch('logs.importBytes', { name: 's.bin', bytes: new Uint8Array(16), profileId: 'nope' }).catch((e: unknown) => e);
+    const err = await app.services.dispatch('logs.importBytes', { name: 's.bin', bytes: new Uint8Array(16), profileId: 'nope' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).message).toContain('nope');
   });
 
   it('refuses an Ouster capture without its metadata', async () => {
-    const err = await services.dispatch('logs.importBytes', { name: 'o.pcap', bytes: new Uint8Array(64), format: 'ouster-pcap' }).catch((e: unknown) => e);
+    const err = await app.services.dispatch('logs.importBytes', { name: 'o.pcap', bytes: new Uint8Array(64), format: 'ouster-pcap' }).catch((e: unknown) => e);
     expect((err as ApiError).message).toContain('metadata JSON');
   });
 });
@@ -126,7 +116,7 @@ describe.skipIf(!HAS_SHARED_DATA)('Ouster captures', () => {
     expect(Number(r.hits) + Number(r.misses)).toBe(192 * 16 * 128);
     expect(Number(r.durationS)).toBeGreaterThan(0.25);
     expect(Number(r.durationS)).toBeLessThan(0.31);
-    const log = await services.call('logs.get', { id: Number(r.log) });
+    const log = await app.services.call('logs.get', { id: Number(r.log) });
     expect(log.info).toMatchObject({ calibration: 'OS-1-128_v2.3.0_1024x10.json' });
   });
 });
@@ -136,41 +126,41 @@ describe.skipIf(!HAS_SHARED_DATA)('scans: PLY, LAZ, KITTI with poses', () => {
     const r = await importDone({ path: dataFile('rellis3d/frame000104-1581624663_170.ply') });
     expect(r).toMatchObject({ format: 'ply', packets: 1 });
     expect(Number(r.hits)).toBeGreaterThan(60_000); // 131,072 records, the organised scan's empty pixels dropped
-    const cloud = await services.call('logs.cloud', { id: Number(r.log), budget: 1_000_000 });
+    const cloud = await app.services.call('logs.cloud', { id: Number(r.log), budget: 1_000_000 });
     expect(Math.max(...cloud.ring.filter((x) => x !== 0xffff))).toBe(63);
   });
 
   it('imports a LAZ plot: every point, ASPRS ground mapped, georeferenced origin noted', async () => {
     const r = await importDone({ path: dataFile('lidR_als/MixedConifer.laz') });
     expect(r).toMatchObject({ format: 'las', packets: 1, hits: 37_657 });
-    const log = await services.call('logs.get', { id: Number(r.log) });
+    const log = await app.services.call('logs.get', { id: Number(r.log) });
     expect(String(log.info.origin)).toBe('481260, 3812921, 0');
   });
 
   it('a KITTI poses file moves each scan: three rows, the third scan 0.5 m from the first', async () => {
     const poses = dataFile('ouster_sdk/OS-1-128_v2.3.0_1024x10_lb_n3_poses_kitti.txt');
     const r = await importDone({ path: dataFile('overlapnet_kitti/000000.bin'), posesPath: poses });
-    const log = await services.call('logs.get', { id: Number(r.log) });
+    const log = await app.services.call('logs.get', { id: Number(r.log) });
     expect(log.info.poses).toBe('OS-1-128_v2.3.0_1024x10_lb_n3_poses_kitti.txt');
     const rows = readFileSync(poses, 'utf8').trim().split('\n')[0]!.split(/\s+/).map(Number);
-    const cloud = await services.call('logs.cloud', { id: Number(r.log), budget: 1_000_000 });
-    const plain = await services.call('logs.cloud', { id: Number((await importDone({ path: dataFile('overlapnet_kitti/000000.bin') })).log), budget: 1_000_000 });
+    const cloud = await app.services.call('logs.cloud', { id: Number(r.log), budget: 1_000_000 });
+    const plain = await app.services.call('logs.cloud', { id: Number((await importDone({ path: dataFile('overlapnet_kitti/000000.bin') })).log), budget: 1_000_000 });
     // The same scan, shifted by row 0's translation (rotation near identity here: compare bounds centres).
     const centre = (c: typeof cloud, k: number) => (c.bounds!.min[k]! + c.bounds!.max[k]!) / 2;
     for (const k of [0, 1, 2]) expect(Math.abs(centre(cloud, k) - centre(plain, k) - rows[4 * k + 3]!)).toBeLessThan(0.5);
   });
 
   it('timed CSV poses are interpolated at each packet time; a bad row names its line', async () => {
-    const csv = join(tmp.dir, 'poses.csv');
+    const csv = join(app.dir, 'poses.csv');
     writeFileSync(csv, 'time,x,y,z,qx,qy,qz,qw\n0,0,0,0,0,0,0,1\n1,10,0,0,0,0,0,1\n');
     const r = await importDone({ path: dataFile('rust_lidar_utils/velodyne_vlp16.pcap'), posesPath: csv });
-    const tl = await services.call('logs.timeline', { id: Number(r.log) });
+    const tl = await app.services.call('logs.timeline', { id: Number(r.log) });
     const last = tl.trajectory.position.length / 3 - 1;
     // 84 packets over 0.111 s: the sensor moved 10 m/s × the log's duration.
     expect(tl.trajectory.position[3 * last]).toBeCloseTo(10 * tl.packetTime[tl.packets - 1]!, 3);
-    const bad = join(tmp.dir, 'bad.csv');
+    const bad = join(app.dir, 'bad.csv');
     writeFileSync(bad, 'time,x,y,z,qx,qy,qz,qw\n0,0,0,0,0,0,0,1\n1,10,0,zero,0,0,0,1\n');
-    const err = await services.dispatch('logs.importFile', { path: dataFile('rust_lidar_utils/velodyne_vlp16.pcap'), posesPath: bad }).catch((e: unknown) => e as ApiError);
+    const err = await app.services.dispatch('logs.importFile', { path: dataFile('rust_lidar_utils/velodyne_vlp16.pcap'), posesPath: bad }).catch((e: unknown) => e as ApiError);
     expect((err as ApiError).message).toMatch(/bad\.csv, line 3/);
   });
 });
@@ -181,8 +171,8 @@ describe.skipIf(!HAS_SHARED_DATA)('ROS 2 bags', () => {
     const r = await importDone({ path: bag, calibrationPath: dataFile('nebula_velodyne/VLP16.yaml') });
     expect(r).toMatchObject({ format: 'ros2-db3', packets: 603 });
     expect(Number(r.misses)).toBeGreaterThan(0);
-    const { job } = await services.call('logs.importFile', { path: bag });
-    const final = await services.whenJobSettled(job.id);
+    const { job } = await app.services.call('logs.importFile', { path: bag });
+    const final = await app.services.whenJobSettled(job.id);
     expect(final.state).toBe('failed');
     expect(final.error).toMatch(/calibration|profile/);
   });

@@ -1,15 +1,12 @@
 // The playback methods through AppServices.dispatch: logs/runs.timeline (packet times, sweeps,
 // trajectory) and logs/runs.cloud over a packet range with the range's misses as rays.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { createAppServices, type AppServices } from '../../../src-main/services/app-services';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, type Timeline } from '../../../src-main/api/contract';
 import { decodeFrame, encodeFrame } from '../../../src-main/api/wire';
-import { tempDir } from '../../helpers/temp';
 import { spinningLog } from '../../helpers/spinning-log';
+import { useAppServices } from '../../helpers/app-services';
 
-let services: AppServices;
-const tmp = tempDir();
+const app = useAppServices({ workers: 1, project: 'playback.thicket' });
 let logId: number;
 let runId: number;
 
@@ -17,9 +14,7 @@ let runId: number;
 const LOG = { packets: 100, packetsPerSweep: 24, rings: 4, chunkPackets: 16, dt: 0.01, speed: 2, range: 10 } as const;
 
 beforeAll(async () => {
-  services = await createAppServices({ shell: 'web', homeDir: join(tmp.dir, 'home'), workers: 1 });
-  await services.call('project.create', { path: join(tmp.dir, 'playback.thicket') });
-  const store = services.session!.store;
+  const store = app.services.session!.store;
   logId = store.logs.beginImport({ name: 'spin', format: 'kitti-bin', sourcePath: null, profileId: null, jobId: null });
   spinningLog(LOG).forEach((c, i) => store.logs.appendChunk(logId, i, c));
   store.logs.finishImport(logId, { packets: 100, points: 400, hits: 320, misses: 80, durationS: 1, bounds: null });
@@ -28,10 +23,6 @@ beforeAll(async () => {
   const runChunks = spinningLog({ ...LOG, spin: -1, startAz: 1 });
   [...runChunks.keys()].reverse().forEach((i) => store.runs.appendChunk(runId, i, runChunks[i]!));
   store.runs.finish(runId, { packets: 100, points: 400, hits: 320, misses: 80, durationS: 1, bounds: null });
-});
-afterAll(async () => {
-  await services.close();
-  tmp.cleanup();
 });
 
 async function apiError(p: Promise<unknown>): Promise<ApiError> {
@@ -42,7 +33,7 @@ async function apiError(p: Promise<unknown>): Promise<ApiError> {
 
 describe('logs.timeline / runs.timeline', () => {
   it('gives packet times, sweeps where the azimuth wraps, and a decimated trajectory', async () => {
-    const t = await services.call('logs.timeline', { id: logId, maxPoses: 20 });
+    const t = await app.services.call('logs.timeline', { id: logId, maxPoses: 20 });
     expect(t.source).toEqual({ kind: 'log', id: logId });
     expect(t.packets).toBe(100);
     expect(t.packetTime.length).toBe(100);
@@ -54,18 +45,18 @@ describe('logs.timeline / runs.timeline', () => {
     expect(t.trajectory.position[0]).toBe(0);
     expect(t.trajectory.position[2]).toBe(1.5);
     // Asked again: the same timeline (cached per project and log).
-    expect(await services.call('logs.timeline', { id: logId, maxPoses: 20 })).toBe(t);
+    expect(await app.services.call('logs.timeline', { id: logId, maxPoses: 20 })).toBe(t);
   });
 
   it('reads a run alike (chunks stored out of order, clockwise spin)', async () => {
-    const t = await services.call('runs.timeline', { id: runId });
+    const t = await app.services.call('runs.timeline', { id: runId });
     expect(t.source).toEqual({ kind: 'run', id: runId });
     expect([...t.sweepStart]).toEqual([0, 24, 48, 72, 96]);
     expect(t.trajectory.packet.length).toBe(100); // under the default 10 000 poses: every packet
   });
 
   it('crosses the WebSocket framing with its typed arrays intact', async () => {
-    const t = await services.call('logs.timeline', { id: logId });
+    const t = await app.services.call('logs.timeline', { id: logId });
     const back = decodeFrame(encodeFrame(t)) as Timeline;
     expect(back.packetTime).toBeInstanceOf(Float64Array);
     expect(back.sweepStart).toBeInstanceOf(Uint32Array);
@@ -74,15 +65,15 @@ describe('logs.timeline / runs.timeline', () => {
   });
 
   it('refuses unknown ids and bad requests', async () => {
-    expect((await apiError(services.dispatch('logs.timeline', { id: 999 }))).code).toBe('not_found');
-    expect((await apiError(services.dispatch('runs.timeline', { id: logId + runId + 10 }))).code).toBe('not_found');
-    expect((await apiError(services.dispatch('logs.timeline', { id: logId, maxPoses: 1 }))).code).toBe('invalid_request');
+    expect((await apiError(app.services.dispatch('logs.timeline', { id: 999 }))).code).toBe('not_found');
+    expect((await apiError(app.services.dispatch('runs.timeline', { id: logId + runId + 10 }))).code).toBe('not_found');
+    expect((await apiError(app.services.dispatch('logs.timeline', { id: logId, maxPoses: 1 }))).code).toBe('invalid_request');
   });
 });
 
 describe('logs.cloud / runs.cloud over a packet range', () => {
   it('the whole log carries ring and class per point and no range', async () => {
-    const c = await services.call('logs.cloud', { id: logId, budget: 1_000 });
+    const c = await app.services.call('logs.cloud', { id: logId, budget: 1_000 });
     expect(c.totalPoints).toBe(320);
     expect(c.ring.length).toBe(320);
     expect(c.packets).toBeNull();
@@ -92,7 +83,7 @@ describe('logs.cloud / runs.cloud over a packet range', () => {
   });
 
   it('one sweep with its misses as rays of the asked length', async () => {
-    const c = await services.call('logs.cloud', { id: logId, budget: 1_000, packets: { from: 24, to: 48 }, misses: true, missLengthM: 5 });
+    const c = await app.services.call('logs.cloud', { id: logId, budget: 1_000, packets: { from: 24, to: 48 }, misses: true, missLengthM: 5 });
     expect(c.packets).toEqual({ from: 24, to: 48 });
     // 24 packets · 4 rays = 96 rays (rays 96 … 191): misses at every 5th, 19 of them.
     expect(c.totalPoints).toBe(96 - 19);
@@ -108,7 +99,7 @@ describe('logs.cloud / runs.cloud over a packet range', () => {
   });
 
   it('caps the misses at missBudget and works for runs', async () => {
-    const c = await services.call('runs.cloud', { id: runId, budget: 1_000, packets: { from: 0, to: 100 }, misses: true, missBudget: 100 });
+    const c = await app.services.call('runs.cloud', { id: runId, budget: 1_000, packets: { from: 0, to: 100 }, misses: true, missBudget: 100 });
     expect(c.source).toEqual({ kind: 'run', id: runId });
     expect(c.totalPoints).toBe(320);
     expect(c.misses!.total).toBe(80);
@@ -116,9 +107,9 @@ describe('logs.cloud / runs.cloud over a packet range', () => {
   });
 
   it('refuses an empty or reversed range', async () => {
-    const e = await apiError(services.dispatch('logs.cloud', { id: logId, packets: { from: 5, to: 5 } }));
+    const e = await apiError(app.services.dispatch('logs.cloud', { id: logId, packets: { from: 5, to: 5 } }));
     expect(e.code).toBe('invalid_request');
     expect(e.message).toContain('packets');
-    expect((await apiError(services.dispatch('runs.cloud', { id: runId, packets: { from: -1, to: 5 } }))).code).toBe('invalid_request');
+    expect((await apiError(app.services.dispatch('runs.cloud', { id: runId, packets: { from: -1, to: 5 } }))).code).toBe('invalid_request');
   });
 });

@@ -8,24 +8,23 @@
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXPORT_FORMATS, LOG_FORMATS, type LogFormat } from '../../../src-common/formats';
 import {
   DETECT_HEAD_BYTES, EXPORT_FORMAT_REGISTRY, LOG_FORMAT_REGISTRY, detectLogFormat, formatCatalogue, fuzzTargets,
 } from '../../../src-worker/formats/registry';
 import type { LogFormatDescriptor } from '../../../src-worker/formats/log-format';
-import { createAppServices, type AppServices } from '../../../src-main/services/app-services';
 import { USAGE } from '../../../src-main/cli/usage';
-import { tempDir } from '../../helpers/temp';
+import { useAppServices } from '../../helpers/app-services';
 
-const tmp = tempDir('thicket-registry-');
+const app = useAppServices({ workers: 1, prefix: 'thicket-registry-' });
 const descriptors: LogFormatDescriptor[] = Object.values(LOG_FORMAT_REGISTRY);
 /** Formats without a signature or a textual header: known by their name only. */
 const NAME_ONLY: ReadonlySet<LogFormat> = new Set(['kitti-bin']);
 
 /** A real (empty) SQLite file: a .db3 bag's first bytes; its fuzz targets are messages. */
 function sqliteFile(): Uint8Array {
-  const path = join(tmp.dir, 'empty.db3');
+  const path = join(app.dir, 'empty.db3');
   const db = new Database(path);
   db.exec('CREATE TABLE topics(id INTEGER PRIMARY KEY)');
   db.close();
@@ -37,15 +36,6 @@ const samplesOf = (d: LogFormatDescriptor): Uint8Array[] => [
   ...(d.info.id === 'ros2-db3' ? [sqliteFile()] : []),
 ];
 const detectOpts = (d: LogFormatDescriptor) => ({ jsonCalibration: !!d.detect.onlyWithJsonCalibration });
-
-let services: AppServices;
-beforeAll(async () => {
-  services = await createAppServices({ shell: 'web', homeDir: join(tmp.dir, 'home'), workers: 1 });
-});
-afterAll(async () => {
-  await services.close();
-  tmp.cleanup();
-});
 
 describe('format registry', () => {
   it('has one descriptor per log and export format id, keyed by its own id', () => {
@@ -80,7 +70,7 @@ describe('format registry', () => {
       });
 
       it('is listed by the API and the CLI usage', async () => {
-        const list = await services.call('formats.list', {});
+        const list = await app.services.call('formats.list', {});
         expect(list.log.find((f) => f.id === d.info.id)).toEqual(d.info);
         expect(USAGE).toMatch(new RegExp(`F: .*\\b${d.info.id}\\b`));
       });
@@ -88,7 +78,7 @@ describe('format registry', () => {
   }
 
   it('lists every export format with its label in the API and the CLI usage', async () => {
-    const list = await services.call('formats.list', {});
+    const list = await app.services.call('formats.list', {});
     expect(list).toEqual(JSON.parse(JSON.stringify(formatCatalogue())));
     for (const id of EXPORT_FORMATS) expect(USAGE).toMatch(new RegExp(`--format [a-z|]*\\b${id}\\b`));
   });
