@@ -3,62 +3,50 @@
  * Evaluation page's chart draws and the store keeps (PerPacketSeries, src-common/metrics.ts).
  * Grown by doubling as packets stream past (about 40 bytes a packet: 4 MB for a 100,000-packet log).
  */
-import { PER_PACKET_FIELDS, type PerPacketSeries } from '../../src-common/metrics';
+import type { PerPacketSeries } from '../../src-common/metrics';
+import { GrowableArray } from '../arrays/typed-arrays';
 
 export class PerPacketBuilder {
-  count = 0;
-  private s: PerPacketSeries = allocate(256);
+  private readonly realPacket = new GrowableArray(Uint32Array);
+  private readonly simPacket = new GrowableArray(Uint32Array);
+  private readonly time = new GrowableArray(Float64Array);
+  private readonly distance = new GrowableArray(Float64Array);
+  private readonly error = new GrowableArray(Float32Array);
+  private readonly trueHits = new GrowableArray(Uint32Array);
+  private readonly falseHits = new GrowableArray(Uint32Array);
+  private readonly falseMisses = new GrowableArray(Uint32Array);
+
+  get count(): number {
+    return this.time.length;
+  }
 
   push(realPacket: number, simPacket: number, time: number, distance: number, error: number, th: number, fh: number, fm: number): void {
-    if (this.count === this.s.time.length) this.grow();
-    const i = this.count++, s = this.s;
-    s.realPacket[i] = realPacket;
-    s.simPacket[i] = simPacket;
-    s.time[i] = time;
-    s.distance[i] = distance;
-    s.error[i] = error;
-    s.trueHits[i] = th;
-    s.falseHits[i] = fh;
-    s.falseMisses[i] = fm;
+    this.realPacket.push(realPacket);
+    this.simPacket.push(simPacket);
+    this.time.push(time);
+    this.distance.push(distance);
+    this.error.push(error);
+    this.trueHits.push(th);
+    this.falseHits.push(fh);
+    this.falseMisses.push(fm);
   }
 
   /** The series trimmed to size (fresh buffers: transferable). */
   finish(): PerPacketSeries {
-    const n = this.count, s = this.s;
     return {
-      realPacket: s.realPacket.slice(0, n),
-      simPacket: s.simPacket.slice(0, n),
-      time: s.time.slice(0, n),
-      distance: s.distance.slice(0, n),
-      error: s.error.slice(0, n),
-      trueHits: s.trueHits.slice(0, n),
-      falseHits: s.falseHits.slice(0, n),
-      falseMisses: s.falseMisses.slice(0, n),
+      realPacket: this.realPacket.finish(),
+      simPacket: this.simPacket.finish(),
+      time: this.time.finish(),
+      distance: this.distance.finish(),
+      error: this.error.finish(),
+      trueHits: this.trueHits.finish(),
+      falseHits: this.falseHits.finish(),
+      falseMisses: this.falseMisses.finish(),
     };
   }
-
-  private grow(): void {
-    const old = this.s;
-    const next = allocate(2 * old.time.length);
-    for (const f of PER_PACKET_FIELDS) (next[f] as { set(a: ArrayLike<number>): void }).set(old[f]);
-    this.s = next;
-  }
-}
-
-function allocate(n: number): PerPacketSeries {
-  return {
-    realPacket: new Uint32Array(n),
-    simPacket: new Uint32Array(n),
-    time: new Float64Array(n),
-    distance: new Float64Array(n),
-    error: new Float32Array(n),
-    trueHits: new Uint32Array(n),
-    falseHits: new Uint32Array(n),
-    falseMisses: new Uint32Array(n),
-  };
 }
 
 /** An empty series (evaluations that keep no per-packet arrays). */
 export function emptySeries(): PerPacketSeries {
-  return allocate(0);
+  return new PerPacketBuilder().finish();
 }

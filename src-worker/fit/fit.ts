@@ -27,6 +27,7 @@ import type { ModelArrays, ModelScalars } from '../../src-common/fitted-model';
 import type { FitLogChunk } from './log-input';
 import { RandomStream } from '../random/stream';
 import { POSE_STRIDE } from '../../src-common/packets';
+import { concatenated } from '../arrays/typed-arrays';
 
 export interface FitHooks {
   progress(fraction: number, message: string): void;
@@ -454,11 +455,11 @@ function fitBlockElements(cloud: CellCloud, plan: BlockPlan, ground: Uint8Array,
     hooks.progress(0.3 + (0.15 * (b + 1)) / plan.blocks.length, `fitting elements (block ${b + 1} of ${plan.blocks.length})`);
   });
   return {
-    vertices: concat(verts), vertexCount, isolated,
-    ellipsoidCount: eBlock.length, ellipsoidMeans: concat(eMeans), ellipsoidCovariances: concat(eCovs),
+    vertices: concatenated(Float64Array, verts), vertexCount, isolated,
+    ellipsoidCount: eBlock.length, ellipsoidMeans: concatenated(Float64Array, eMeans), ellipsoidCovariances: concatenated(Float64Array, eCovs),
     ellipsoidBlock: Int32Array.from(eBlock), ellipsoidPoints: Uint32Array.from(ePoints), refused,
-    voxelCount: vBlock.length, voxelMeans: concat(vMeans), voxelCovariances: concat(vCovs),
-    voxelBlock: Int32Array.from(vBlock), voxelPoints: concatU32(vPoints), voxelsSparse,
+    voxelCount: vBlock.length, voxelMeans: concatenated(Float64Array, vMeans), voxelCovariances: concatenated(Float64Array, vCovs),
+    voxelBlock: Int32Array.from(vBlock), voxelPoints: concatenated(Uint32Array, vPoints), voxelsSparse,
   };
 }
 
@@ -528,26 +529,3 @@ function pick<T extends Typed>(a: T, keep: readonly number[], stride: number): T
   return out;
 }
 
-function concat(parts: Float64Array[]): Float64Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Float64Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
-
-function concatU32(parts: Uint32Array[]): Uint32Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint32Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}

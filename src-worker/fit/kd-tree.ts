@@ -13,6 +13,7 @@
  *   const n = tree.radius(x, y, z, 0.5);             // tree.found[0..n) = original indices
  *   const j = tree.nearest(x, y, z, self);           // −1 when empty; tree.nearestD2
  */
+import { grown } from '../arrays/typed-arrays';
 
 export type KdDim = 2 | 3;
 
@@ -204,12 +205,8 @@ export class KdTree {
   }
 
   private grow(): void {
-    const f = new Int32Array(this.found.length * 2);
-    f.set(this.found);
-    const d = new Float64Array(this.foundD2.length * 2);
-    d.set(this.foundD2);
-    this.found = f;
-    this.foundD2 = d;
+    this.found = grown(this.found, this.found.length * 2);
+    this.foundD2 = grown(this.foundD2, this.foundD2.length * 2);
   }
 }
 

@@ -142,14 +142,7 @@ function lloyd(xyz: Float64Array, order: Int32Array, s: number, e: number, k: nu
     counts.fill(0);
     for (let i = s; i < e; i++) {
       const p = 3 * order[i]!;
-      let best = 0, bd = Infinity;
-      for (let c = 0; c < k; c++) {
-        const d = dist2(xyz, p, centers, 3 * c);
-        if (d < bd) {
-          bd = d;
-          best = c;
-        }
-      }
+      const best = nearestCentre(xyz, p, centers, k);
       if (labels[i] !== best || it === 0) changed = true;
       labels[i] = best;
       counts[best]!++;
@@ -177,18 +170,20 @@ function lloyd(xyz: Float64Array, order: Int32Array, s: number, e: number, k: nu
     if (!changed) break;
   }
   // Final assignment to the final centres.
-  for (let i = s; i < e; i++) {
-    const p = 3 * order[i]!;
-    let best = 0, bd = Infinity;
-    for (let c = 0; c < k; c++) {
-      const d = dist2(xyz, p, centers, 3 * c);
-      if (d < bd) {
-        bd = d;
-        best = c;
-      }
+  for (let i = s; i < e; i++) labels[i] = nearestCentre(xyz, 3 * order[i]!, centers, k);
+}
+
+/** The centre (0 … k−1) nearest to the point at xyz[p..p+2]; a tie goes to the lower index. */
+function nearestCentre(xyz: Float64Array, p: number, centers: Float64Array, k: number): number {
+  let best = 0, bd = Infinity;
+  for (let c = 0; c < k; c++) {
+    const d = dist2(xyz, p, centers, 3 * c);
+    if (d < bd) {
+      bd = d;
+      best = c;
     }
-    labels[i] = best;
   }
+  return best;
 }
 
 function dist2(xyz: Float64Array, p: number, c: Float64Array, o: number): number {

@@ -3,6 +3,7 @@
  * double when full, so the ray loop allocates nothing per ray.
  */
 import { POSE_STRIDE, type PacketChunk } from '../../src-common/packets';
+import { grown, trimmed } from '../arrays/typed-arrays';
 
 export class ChunkBuilder {
   readonly packetStart: number;
@@ -93,51 +94,36 @@ export class ChunkBuilder {
       packetStart: this.packetStart,
       packetCount: p,
       rayCount: n,
-      packetTime: exact(this.packetTime, p),
-      packetPose: exact(this.packetPose, p * POSE_STRIDE),
-      rayStart: exact(this.rayStart, p + 1),
-      rayDir: exact(this.rayDir, 3 * n),
-      rayRange: exact(this.rayRange, n),
-      rayIntensity: exact(this.rayIntensity, n),
-      rayTime: exact(this.rayTime, n),
-      rayRing: exact(this.rayRing, n),
-      rayReturn: exact(this.rayReturn, n),
-      rayObject: exact(this.rayObject, n),
-      rayClass: exact(this.rayClass, n),
+      packetTime: trimmed(this.packetTime, p),
+      packetPose: trimmed(this.packetPose, p * POSE_STRIDE),
+      rayStart: trimmed(this.rayStart, p + 1),
+      rayDir: trimmed(this.rayDir, 3 * n),
+      rayRange: trimmed(this.rayRange, n),
+      rayIntensity: trimmed(this.rayIntensity, n),
+      rayTime: trimmed(this.rayTime, n),
+      rayRing: trimmed(this.rayRing, n),
+      rayReturn: trimmed(this.rayReturn, n),
+      rayObject: trimmed(this.rayObject, n),
+      rayClass: trimmed(this.rayClass, n),
     };
   }
 
   private growPackets(): void {
     const pc = (this.rayStart.length - 1) * 2;
-    this.packetTime = grow(this.packetTime, pc);
-    this.packetPose = grow(this.packetPose, pc * POSE_STRIDE);
-    this.rayStart = grow(this.rayStart, pc + 1);
+    this.packetTime = grown(this.packetTime, pc);
+    this.packetPose = grown(this.packetPose, pc * POSE_STRIDE);
+    this.rayStart = grown(this.rayStart, pc + 1);
   }
 
   private growRays(): void {
     const rc = this.rayRange.length * 2;
-    this.rayDir = grow(this.rayDir, rc * 3);
-    this.rayRange = grow(this.rayRange, rc);
-    this.rayIntensity = grow(this.rayIntensity, rc);
-    this.rayTime = grow(this.rayTime, rc);
-    this.rayRing = grow(this.rayRing, rc);
-    this.rayReturn = grow(this.rayReturn, rc);
-    this.rayObject = grow(this.rayObject, rc);
-    this.rayClass = grow(this.rayClass, rc);
+    this.rayDir = grown(this.rayDir, rc * 3);
+    this.rayRange = grown(this.rayRange, rc);
+    this.rayIntensity = grown(this.rayIntensity, rc);
+    this.rayTime = grown(this.rayTime, rc);
+    this.rayRing = grown(this.rayRing, rc);
+    this.rayReturn = grown(this.rayReturn, rc);
+    this.rayObject = grown(this.rayObject, rc);
+    this.rayClass = grown(this.rayClass, rc);
   }
-}
-
-type Typed =
-  | Float64Array<ArrayBuffer> | Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>
-  | Uint16Array<ArrayBuffer> | Uint8Array<ArrayBuffer>;
-
-function grow<T extends Typed>(a: T, n: number): T {
-  const b = new (a.constructor as new (n: number) => T)(n);
-  b.set(a as never);
-  return b;
-}
-
-/** The first n elements of a: a itself when that is all of it, else a copy. */
-function exact<T extends Typed>(a: T, n: number): T {
-  return (n === a.length ? a : a.slice(0, n)) as T;
 }

@@ -13,6 +13,7 @@ import { DecodeError } from './decode-error';
 import { PACKED_STRIDE, POSE_STRIDE, type PackedCodec, type PacketChunk, type PackedRays } from '../../src-common/packets';
 import { decodeVelodyneData, velodyneLaserTable, velodyneRays } from './velodyne/velodyne-packet';
 import type { SensorProfile } from '../../src-common/sensor-profile';
+import { grown } from '../arrays/typed-arrays';
 
 const EMPTY = {
   rayDir: new Float32Array(0),
@@ -44,9 +45,7 @@ export class PackedChunkBuilder {
   add(raw: Uint8Array, time: number, pose: ArrayLike<number>, rays: number): void {
     if (raw.length !== this.stride) throw new RangeError(`packed ${this.codec} packet of ${raw.length} bytes, expected ${this.stride}`);
     if ((this.packetCount + 1) * this.stride > this.bytes.length) {
-      const grown = new Uint8Array(this.bytes.length * 2);
-      grown.set(this.bytes);
-      this.bytes = grown;
+      this.bytes = grown(this.bytes, this.bytes.length * 2);
     }
     this.bytes.set(raw, this.packetCount * this.stride);
     this.times.push(time);

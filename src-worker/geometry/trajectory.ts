@@ -183,13 +183,8 @@ export function composePoses(
 /** out = a⁻¹. */
 export function invertPose(a: ArrayLike<number>, ao: number, out: Float64Array | number[], oo: number): void {
   const qx = -a[ao + 3]!, qy = -a[ao + 4]!, qz = -a[ao + 5]!, qw = a[ao + 6]!;
-  const px = -a[ao]!, py = -a[ao + 1]!, pz = -a[ao + 2]!;
-  const tx = 2 * (qy * pz - qz * py);
-  const ty = 2 * (qz * px - qx * pz);
-  const tz = 2 * (qx * py - qy * px);
-  out[oo] = px + qw * tx + (qy * tz - qz * ty);
-  out[oo + 1] = py + qw * ty + (qz * tx - qx * tz);
-  out[oo + 2] = pz + qw * tz + (qx * ty - qy * tx);
+  // Translation of a⁻¹: −t rotated by the conjugate quaternion.
+  rotateByQuaternion(qx, qy, qz, qw, -a[ao]!, -a[ao + 1]!, -a[ao + 2]!, out, oo);
   out[oo + 3] = qx; out[oo + 4] = qy; out[oo + 5] = qz; out[oo + 6] = qw;
 }
 

@@ -12,6 +12,7 @@
  * Cells are indexed row-major: cell = iy · width + ix, ix along +x from originX.
  */
 import { UNKNOWN_COST } from '../../src-common/costmap-history';
+import { grown } from '../arrays/typed-arrays';
 
 export const UNKNOWN = UNKNOWN_COST;
 
@@ -74,9 +75,7 @@ export class CostGrid {
     if (!this.pending[cell]) {
       this.pending[cell] = 1;
       if (this.changedCount === this.changed.length) {
-        const grown = new Int32Array(this.changed.length * 2);
-        grown.set(this.changed);
-        this.changed = grown;
+        this.changed = grown(this.changed, this.changed.length * 2);
       }
       this.changed[this.changedCount++] = cell;
     }

@@ -27,13 +27,13 @@ import { packetRays, revolutionPattern } from '../sensors/scan-pattern';
 import { Simulator } from '../simulate/simulate';
 import { GridAStar } from './astar';
 import { CostGrid, UNKNOWN, pointCost } from './cost-grid';
+import { GrowableArray } from '../arrays/typed-arrays';
 import { PathFollower, type VehicleState } from './follower';
 import type { GroundField } from './ground-height';
 import { cellTruth, countFalseObstacles, footprintHits, obstacleDistance, solidObstacles, type TruthObject } from './ground-truth';
 import { PlanningMap } from './planning-map';
 import type { StudyMetrics, StudyRunArrays, StudyRunResult, StudyRunSpec } from './study-types';
 import { mountPose, vehiclePose } from './vehicle';
-import { F32Builder, F64Builder, U32Builder, U8Builder } from './growable';
 
 export interface StudyLoopDeps {
   scene: SceneQuery;
@@ -75,11 +75,11 @@ export function runStudyLoop(spec: StudyRunSpec, deps: StudyLoopDeps): StudyRunR
   const goalCell = grid.cellOf(gx, gy);
 
   // history
-  const frameTime = new F64Builder(), frameStart = new U32Builder();
-  const eventCell = new U32Builder(), eventCost = new U8Builder();
-  const poses = new F64Builder();
-  const planFrame = new U32Builder(), planStart = new U32Builder(), planXY = new F32Builder();
-  const cloudXYZ = new F32Builder(), cloudFrame = new U32Builder(), cloudClass = new U8Builder();
+  const frameTime = new GrowableArray(Float64Array), frameStart = new GrowableArray(Uint32Array);
+  const eventCell = new GrowableArray(Uint32Array), eventCost = new GrowableArray(Uint8Array);
+  const poses = new GrowableArray(Float64Array);
+  const planFrame = new GrowableArray(Uint32Array), planStart = new GrowableArray(Uint32Array), planXY = new GrowableArray(Float32Array);
+  const cloudXYZ = new GrowableArray(Float32Array), cloudFrame = new GrowableArray(Uint32Array), cloudClass = new GrowableArray(Uint8Array);
   const quota = spec.cloudBudget > 0 ? Math.ceil(spec.cloudBudget / scans) : 0;
 
   // planning state

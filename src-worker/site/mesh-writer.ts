@@ -7,6 +7,8 @@
  *   w.triangle(ax, ay, az, bx, by, bz, cx, cy, cz, value);
  *   const { positions, values } = w.finish();
  */
+import { grown } from '../arrays/typed-arrays';
+
 export class MeshWriter {
   private pos = new Float32Array(9 * 1024);
   private val = new Float32Array(1024);
@@ -14,12 +16,8 @@ export class MeshWriter {
 
   triangle(ax: number, ay: number, az: number, bx: number, by: number, bz: number, cx: number, cy: number, cz: number, value: number): void {
     if (this.count === this.val.length) {
-      const p = new Float32Array(this.pos.length * 2);
-      p.set(this.pos);
-      this.pos = p;
-      const v = new Float32Array(this.val.length * 2);
-      v.set(this.val);
-      this.val = v;
+      this.pos = grown(this.pos, this.pos.length * 2);
+      this.val = grown(this.val, this.val.length * 2);
     }
     const o = 9 * this.count;
     const p = this.pos;
@@ -45,16 +43,8 @@ export class MeshWriter {
     const len = Math.hypot(ax, ay, az);
     if (len === 0) return;
     ax /= len; ay /= len; az /= len;
-    // Two unit vectors perpendicular to the axis.
-    let ux: number, uy: number, uz: number;
-    if (Math.abs(az) < 0.9) {
-      ux = -ay; uy = ax; uz = 0;
-    } else {
-      ux = 0; uy = -az; uz = ay;
-    }
-    const ul = Math.hypot(ux, uy, uz);
-    ux /= ul; uy /= ul; uz /= ul;
-    const vx = ay * uz - az * uy, vy = az * ux - ax * uz, vz = ax * uy - ay * ux;
+    perpendicularBasis(ax, ay, az, basis);
+    const ux = basis[0]!, uy = basis[1]!, uz = basis[2]!, vx = basis[3]!, vy = basis[4]!, vz = basis[5]!;
     for (let s = 0; s < sides; s++) {
       const a0 = phase + (2 * Math.PI * s) / sides, a1 = phase + (2 * Math.PI * (s + 1)) / sides;
       const c0 = Math.cos(a0), s0 = Math.sin(a0), c1 = Math.cos(a1), s1 = Math.sin(a1);
@@ -107,15 +97,8 @@ export class GaussianWriter {
   add(mx: number, my: number, mz: number, ax: number, ay: number, az: number, sa: number, sb: number, sc: number, roll: number, value: number): void {
     const al = Math.hypot(ax, ay, az) || 1;
     ax /= al; ay /= al; az /= al;
-    let ux: number, uy: number, uz: number;
-    if (Math.abs(az) < 0.9) {
-      ux = -ay; uy = ax; uz = 0;
-    } else {
-      ux = 0; uy = -az; uz = ay;
-    }
-    const ul = Math.hypot(ux, uy, uz);
-    ux /= ul; uy /= ul; uz /= ul;
-    const wx = ay * uz - az * uy, wy = az * ux - ax * uz, wz = ax * uy - ay * ux;
+    perpendicularBasis(ax, ay, az, basis);
+    const ux = basis[0]!, uy = basis[1]!, uz = basis[2]!, wx = basis[3]!, wy = basis[4]!, wz = basis[5]!;
     const c = Math.cos(roll), s = Math.sin(roll);
     const bx = c * ux + s * wx, by = c * uy + s * wy, bz = c * uz + s * wz;
     const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
@@ -135,4 +118,25 @@ export class GaussianWriter {
   finish(): { means: Float64Array; covariances: Float64Array; values: Float32Array } {
     return { means: Float64Array.from(this.means), covariances: Float64Array.from(this.covs), values: Float32Array.from(this.values) };
   }
+}
+
+/** Scratch for perpendicularBasis (the writers run on one thread, one call at a time). */
+const basis = new Float64Array(6);
+
+/**
+ * Two unit vectors that complete the unit axis (ax, ay, az) to a right-handed orthonormal frame,
+ * to out[0..2] (u) and out[3..5] (v = axis × u): u is the axis crossed with z, or with x when the
+ * axis is within about 26° of z, so the cross product never comes near zero.
+ */
+function perpendicularBasis(ax: number, ay: number, az: number, out: Float64Array): void {
+  let ux: number, uy: number, uz: number;
+  if (Math.abs(az) < 0.9) {
+    ux = -ay; uy = ax; uz = 0;
+  } else {
+    ux = 0; uy = -az; uz = ay;
+  }
+  const ul = Math.hypot(ux, uy, uz);
+  ux /= ul; uy /= ul; uz /= ul;
+  out[0] = ux; out[1] = uy; out[2] = uz;
+  out[3] = ay * uz - az * uy; out[4] = az * ux - ax * uz; out[5] = ax * uy - ay * ux;
 }

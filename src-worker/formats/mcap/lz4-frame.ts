@@ -57,20 +57,38 @@ export function lz4FrameDecompress(src: Uint8Array, size: number): Uint8Array {
   return out;
 }
 
+/**
+ * The LZ4 length extension at src[s..): a 4-bit length of 15 continues in the bytes that
+ * follow, each added to it, up to and including the first byte below 255. Returns their sum,
+ * or −1 when they run past `end`.
+ */
+function lengthExtension(src: Uint8Array, s: number, end: number): number {
+  let sum = 0, b: number;
+  do {
+    if (s >= end) return -1;
+    b = src[s++]!;
+    sum += b;
+  } while (b === 255);
+  return sum;
+}
+
+/** How many bytes an extension of this sum took: every byte but the last is 255, the last < 255. */
+function extensionBytes(sum: number): number {
+  return Math.floor(sum / 255) + 1;
+}
+
 /** One LZ4 block src[s, end) appended to out at d; returns the new end of the output. */
 function decodeBlock(src: Uint8Array, s: number, end: number, out: Uint8Array, d: number): number {
   const cap = out.length;
-  const overrun = (): never => { throw new Error(`lz4 block at byte ${s} runs past its data or the stated output size`); };
+  const overrun = (at = s): never => { throw new Error(`lz4 block at byte ${at} runs past its data or the stated output size`); };
   while (s < end) {
     const token = src[s++]!;
     let lit = token >> 4;
     if (lit === 15) {
-      let b: number;
-      do {
-        if (s >= end) overrun();
-        b = src[s++]!;
-        lit += b;
-      } while (b === 255);
+      const ext = lengthExtension(src, s, end);
+      if (ext < 0) overrun(end);
+      lit += ext;
+      s += extensionBytes(ext);
     }
     if (s + lit > end || d + lit > cap) overrun();
     out.set(src.subarray(s, s + lit), d);
@@ -83,12 +101,10 @@ function decodeBlock(src: Uint8Array, s: number, end: number, out: Uint8Array, d
     if (offset === 0 || offset > d) throw new Error(`lz4 match offset ${offset} at output byte ${d} points before the start`);
     let len = token & 15;
     if (len === 15) {
-      let b: number;
-      do {
-        if (s >= end) overrun();
-        b = src[s++]!;
-        len += b;
-      } while (b === 255);
+      const ext = lengthExtension(src, s, end);
+      if (ext < 0) overrun(end);
+      len += ext;
+      s += extensionBytes(ext);
     }
     len += 4;
     if (d + len > cap) overrun();

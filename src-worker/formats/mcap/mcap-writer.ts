@@ -21,6 +21,7 @@ import { TF_MESSAGE_TYPE, encodeTfMessage } from '../ros2/tf-messages';
 import { toRosTime } from '../ros2/cdr';
 import { compressLz4 } from './compression';
 import { POINT_CLOUD2_SCHEMA, TF_MESSAGE_SCHEMA } from './ros2msg-schemas';
+import { grown } from '../../arrays/typed-arrays';
 
 export interface McapLogWriterOptions {
   /** Receives the file's bytes in order; awaited. The array is reused after the call returns. */
@@ -68,15 +69,10 @@ class Group {
     if (need <= this.intensity.length) return;
     let cap = this.intensity.length;
     while (cap < need) cap *= 2;
-    const grow = <T extends Float32Array | Uint16Array>(a: T, n: number): T => {
-      const b = new (a.constructor as new (n: number) => T)(n);
-      b.set(a);
-      return b;
-    };
-    this.xyz = grow(this.xyz, 3 * cap);
-    this.intensity = grow(this.intensity, cap);
-    this.ring = grow(this.ring, cap);
-    this.time = grow(this.time, cap);
+    this.xyz = grown(this.xyz, 3 * cap);
+    this.intensity = grown(this.intensity, cap);
+    this.ring = grown(this.ring, cap);
+    this.time = grown(this.time, cap);
   }
 }
 

@@ -2,6 +2,7 @@ import { DecodeError } from '../decode-error';
 import type { DecodeContext, DecodedPacket, LogSourceInfo } from '../log-source';
 import { parseOusterMetadata, type OusterMetadata, type OusterUdpProfile } from './ouster-metadata';
 import type { FuzzTarget } from '../fuzz-target';
+import { allocateSensorRays, type SensorRays } from '../sensor-rays';
 
 /**
  * Ouster lidar UDP packets (OS0/OS1/OS2, legacy firmware and fw 2.x+ "eUDP" profiles), as the
@@ -231,16 +232,11 @@ export function ousterBeamTable(meta: OusterMetadata): OusterBeamTable {
   };
 }
 
-export interface OusterRays {
-  count: number;
-  dir: Float32Array<ArrayBuffer>;
-  /** Metres from the sensor origin; NaN for a miss. */
-  range: Float32Array<ArrayBuffer>;
-  intensity: Float32Array<ArrayBuffer>;
-  /** Seconds after the first valid column's timestamp. */
-  time: Float32Array<ArrayBuffer>;
-  ring: Uint16Array<ArrayBuffer>;
-  ret: Uint8Array<ArrayBuffer>;
+/**
+ * An Ouster packet's rays: ring = pixel row; time in seconds after the first valid column's
+ * timestamp; ret 1 = the dual profile's second return.
+ */
+export interface OusterRays extends SensorRays {
   /** Measurement id of the ray's column (for destaggering). */
   column: Uint16Array<ArrayBuffer>;
   /** The first valid column's timestamp (ns); null when no column is valid (count 0). */
@@ -265,12 +261,7 @@ export function ousterRays(packet: OusterLidarPacket, table: OusterBeamTable): O
   let n = nValid * P;
   const r2 = packet.rangeMm2;
   if (r2) for (let c = 0; c < C; c++) if (packet.valid[c]) for (let r = 0; r < P; r++) if (r2[c * P + r]! > 0) n++;
-  const dir = new Float32Array(3 * n);
-  const range = new Float32Array(n);
-  const intensity = new Float32Array(n);
-  const time = new Float32Array(n);
-  const ring = new Uint16Array(n);
-  const ret = new Uint8Array(n);
+  const { dir, range, intensity, time, ring, ret } = allocateSensorRays(n);
   const column = new Uint16Array(n);
   const R = table.rot, T = table.trans, B = table.beam, E = table.encoder;
   const nb = table.n, nz = table.nz, d = table.d;

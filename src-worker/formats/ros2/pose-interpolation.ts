@@ -8,6 +8,7 @@
  * series instead, and samples it with the same trajectory.ts poseAt that PoseTrack uses.
  */
 import { poseAt } from '../../geometry/trajectory';
+import { grown } from '../../arrays/typed-arrays';
 
 const STRIDE = 7;
 
@@ -71,11 +72,7 @@ export class PoseSeries {
   }
 
   private grow(): void {
-    const t = new Float64Array(this.times.length * 2);
-    t.set(this.times);
-    const p = new Float64Array(this.poses.length * 2);
-    p.set(this.poses);
-    this.times = t;
-    this.poses = p;
+    this.times = grown(this.times, this.times.length * 2);
+    this.poses = grown(this.poses, this.poses.length * 2);
   }
 }

@@ -1,5 +1,6 @@
 import type { SensorProfile } from '../../../src-common/sensor-profile';
 import { DecodeError } from '../decode-error';
+import { allocateSensorRays, type SensorRays } from '../sensor-rays';
 import { IDENTITY_POSE, type PacketChunk } from '../../../src-common/packets';
 
 /**
@@ -151,20 +152,12 @@ export function velodyneModel(packet: VelodyneDataPacket, periodS?: number): Vel
   return null;
 }
 
-/** The rays of one packet, sensor frame (x forward, y left, z up). */
-export interface VelodyneRays {
-  count: number;
-  /** Unit direction, 3 per ray. */
-  dir: Float32Array<ArrayBuffer>;
-  /** Metres; NaN for a miss (distance 0). */
-  range: Float32Array<ArrayBuffer>;
-  intensity: Float32Array<ArrayBuffer>;
-  /** Firing time after the packet's timestamp (s). */
-  time: Float32Array<ArrayBuffer>;
-  /** Laser id: index over the profile's groups in order. */
-  ring: Uint16Array<ArrayBuffer>;
-  /** 0 = only / first return (dual: the odd block's, "last"), 1 = second (dual: the even block's). */
-  ret: Uint8Array<ArrayBuffer>;
+/**
+ * A Velodyne packet's rays: time after the packet's timestamp; ring = laser id, an index over
+ * the profile's groups in order; ret 0 = only or first return (dual: the odd block's, "last"),
+ * 1 = second (dual: the even block's).
+ */
+export interface VelodyneRays extends SensorRays {
   /** Encoder azimuth of the ray in Velodyne's clockwise degrees (interpolated per firing). */
   azimuthDeg: Float32Array<ArrayBuffer>;
 }
@@ -216,12 +209,7 @@ export function velodyneRays(packet: VelodyneDataPacket, profile: SensorProfile,
   // `out`: rays of an earlier packet whose arrays (of full capacity) are overwritten; the result
   // then holds `count` valid entries in those arrays.
   const reuse = out !== undefined && out.range.length >= n;
-  const dir = reuse ? out.dir : new Float32Array(3 * n);
-  const range = reuse ? out.range : new Float32Array(n);
-  const intensity = reuse ? out.intensity : new Float32Array(n);
-  const time = reuse ? out.time : new Float32Array(n);
-  const ring = reuse ? out.ring : new Uint16Array(n);
-  const ret = reuse ? out.ret : new Uint8Array(n);
+  const { dir, range, intensity, time, ring, ret } = reuse ? out : allocateSensorRays(n);
   const azimuthDeg = reuse ? out.azimuthDeg : new Float32Array(n);
   const az = packet.azimuth;
   const step = (a: number, b: number): number => (b - a + 36000) % 36000;
