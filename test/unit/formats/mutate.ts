@@ -4,17 +4,7 @@
  * insertion, deletion, or an edit of one line of a leading text header.
  */
 
-/** mulberry32: a small seeded PRNG, returns floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../../helpers/random';
 
 export type MutationKind = 'bitflip' | 'overwrite' | 'truncate' | 'insert' | 'delete' | 'header';
 

@@ -3,6 +3,7 @@ import { CostReplay, costFingerprint, costLut } from '../../../src-renderer/comp
 import { UNKNOWN_COST } from '../../../src-common/costmap-history';
 import { costColour, costColour as reportColour } from '../../../src-common/colormaps';
 import { replayCostmap } from '../../../src-common/costmap-history';
+import { seededRandom } from '../../helpers/random';
 
 describe('cost colours', () => {
   it('are the HTML report’s (src-worker/plan/costmap-image.ts) for every cost and lethal threshold', () => {
@@ -19,21 +20,9 @@ describe('cost colours', () => {
   });
 });
 
-/** mulberry32: a small seeded generator, so the random cases are the same every run. */
-function makeRng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Random rises on a w × h grid: per frame some cells, each a cost above its current one. */
 function randomEvents(w: number, h: number, frames: number, seed: number) {
-  const rng = makeRng(seed);
+  const rng = seededRandom(seed);
   const cur = new Int16Array(w * h).fill(-1);
   const frameStart: number[] = [], cell: number[] = [], cost: number[] = [];
   for (let f = 0; f < frames; f++) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeRaysFile, decodeTrianglesFile, encodeRaysFile, encodeTrianglesFile } from '../../../src-worker/formats/bench-files';
 import { DecodeError } from '../../../src-worker/formats/decode-error';
+import { thrownBy } from '../../helpers/errors';
 
 function rawFile(header: string, floats: number[], pad = true): Uint8Array {
   let h = header;
@@ -14,15 +15,7 @@ function rawFile(header: string, floats: number[], pad = true): Uint8Array {
   return out;
 }
 
-function decodeError(fn: () => unknown): DecodeError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(DecodeError);
-    return e as DecodeError;
-  }
-  throw new Error('expected a DecodeError');
-}
+const decodeError = (fn: () => unknown): DecodeError => thrownBy(DecodeError, fn);
 
 describe('bench files', () => {
   it('round-trips triangles and rays; the header is padded to 4 bytes', () => {

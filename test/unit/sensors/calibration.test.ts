@@ -8,20 +8,13 @@ import { readFileSync } from 'node:fs';
 import { CalibrationError, importCalibration, parseOusterJson, parseVelodyneXml, parseVelodyneYaml, idFromFileName } from '../../../src-worker/sensors/calibration';
 import { HDL32E_TIMING, HDL64E_TIMING, VLP16_TIMING } from '../../../src-worker/sensors/devices';
 import { HAS_SHARED_DATA, dataFile } from '../../helpers/shared-data';
+import { thrownBy } from '../../helpers/errors';
 
 const DEG = Math.PI / 180;
 const read = (rel: string) => readFileSync(dataFile(rel), 'utf8');
 const elevDeg = (l: { elevation: number }) => l.elevation / DEG;
 
-function failure(fn: () => unknown): CalibrationError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(CalibrationError);
-    return e as CalibrationError;
-  }
-  throw new Error('expected a CalibrationError');
-}
+const failure = (fn: () => unknown): CalibrationError => thrownBy(CalibrationError, fn);
 
 describe.skipIf(!HAS_SHARED_DATA)('calibration files under ../shared/data', () => {
   it('VLP16db.yaml: 16 lasers −15°…+15° every 2°, in firing order, VLP-16 timing', () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ProfileError, fromProfileFile, parseJsonText, parseProfileJson, quaternionToRpy, rpyToQuaternion, toProfileFile, validateProfile, validateProfileFile, type ProfileFileInput } from '../../../src-common/sensor-profile-schema';
 import { BUILTIN_IDS, builtinProfile, builtinProfiles } from '../../../src-common/builtin-profiles';
 import { REPO_ROOT } from '../../helpers/shared-data';
+import { thrownBy } from '../../helpers/errors';
 
 const minimal = (): ProfileFileInput => ({
   format: 'thicket-sensor-profile',
@@ -18,15 +19,7 @@ const minimal = (): ProfileFileInput => ({
   groups: [{ name: 'lasers', firingPeriod: 0.05, lasers: [{ elevation: -10 }, { elevation: 0, timeOffset: 0.002 }, { elevation: 5, timeOffset: 0.004 }, { elevation: 10, timeOffset: 0.006 }] }],
 });
 
-function errorOf(fn: () => unknown): ProfileError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ProfileError);
-    return e as ProfileError;
-  }
-  throw new Error('expected a ProfileError');
-}
+const errorOf = (fn: () => unknown): ProfileError => thrownBy(ProfileError, fn);
 
 describe('profile file schema', () => {
   it('fills defaults and converts degrees/ms/mrad to SI and back', () => {

@@ -5,6 +5,7 @@ import { newSimulationStats, type SimulationContext, type SimulationMode } from 
 import { CHUNK_ARRAY_FIELDS, type PacketChunk } from '../../../src-common/packets';
 import { ElementKind } from '../../../src-worker/scene/scene-query';
 import { constantVelocityTrajectory } from '../../../src-worker/geometry/trajectory';
+import { concatenated } from '../../../src-worker/arrays/typed-arrays';
 import { dirAt, elementScene, fixedRays, makeProfile, planeScene } from './helpers';
 
 const dirs = Array.from({ length: 32 }, (_, i) => dirAt((i - 16) * 0.02, (i % 4 - 2) * 0.05));
@@ -36,13 +37,7 @@ function bytes(chunks: PacketChunk[], field: (typeof CHUNK_ARRAY_FIELDS)[number]
     }
     return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
   });
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  return concatenated(Uint8Array, parts);
 }
 
 describe('determinism', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { simulatePackets } from '../../../src-worker/simulate/simulate';
 import type { PacketRays, SimulationContext, SimulationMode } from '../../../src-worker/simulate/types';
-import { applyPose, constantVelocityTrajectory } from '../../../src-worker/geometry/trajectory';
+import { constantVelocityTrajectory } from '../../../src-worker/geometry/trajectory';
+import { forEachHit } from '../../../src-worker/formats/chunk-points';
 import { makeProfile, planeScene } from './helpers';
 
 /**
@@ -54,23 +55,18 @@ describe('motion distortion', () => {
 
     it(`${mode}: each ray is cast from the pose at its own firing time and stored in its packet's frame`, () => {
       const c = run(mode);
-      const w = new Float64Array(3);
       let hits = 0, maxShift = 0;
-      for (let p = 0; p < c.packetCount; p++) {
-        for (let i = c.rayStart[p]!; i < c.rayStart[p + 1]!; i++) {
-          const r = c.rayRange[i]!;
-          if (Number.isNaN(r)) continue;
-          hits++;
-          applyPose(c.packetPose, 7 * p, r * c.rayDir[3 * i]!, r * c.rayDir[3 * i + 1]!, r * c.rayDir[3 * i + 2]!, w, 0);
-          expect(w[0]).toBeCloseTo(20, 4); // packetPose · (r · dir) is on the wall
-          const tf = c.packetTime[p]! + c.rayTime[i]!;
-          const k = p * PER_PACKET + (i - c.rayStart[p]!);
-          const az = (2 * Math.PI * (k % FIRINGS)) / FIRINGS;
-          // cast from x = v·t_f along the firing azimuth
-          expect(w[1]).toBeCloseTo((20 - SPEED * tf) * Math.tan(az), 4);
-          maxShift = Math.max(maxShift, Math.abs(w[1]! - (20 - SPEED * c.packetTime[p]!) * Math.tan(az)));
-        }
-      }
+      // (x, y, z) = packetPose · (r · dir), the hit in the world
+      forEachHit(c, (i, x, y, _z, p) => {
+        hits++;
+        expect(x).toBeCloseTo(20, 4); // on the wall
+        const tf = c.packetTime[p]! + c.rayTime[i]!;
+        const k = p * PER_PACKET + (i - c.rayStart[p]!);
+        const az = (2 * Math.PI * (k % FIRINGS)) / FIRINGS;
+        // cast from x = v·t_f along the firing azimuth
+        expect(y).toBeCloseTo((20 - SPEED * tf) * Math.tan(az), 4);
+        maxShift = Math.max(maxShift, Math.abs(y - (20 - SPEED * c.packetTime[p]!) * Math.tan(az)));
+      });
       expect(hits).toBeGreaterThan(20);
       expect(maxShift).toBeGreaterThan(0.05); // the distortion is real: firing time, not packet time
     });

@@ -6,15 +6,11 @@ import { RING_UNKNOWN } from '../../../../src-common/packets';
 import { decodePly } from '../../../../src-worker/formats/ply/ply';
 import { encodePly } from '../../../../src-worker/formats/ply/ply-encode';
 import { dataFile, HAS_SHARED_DATA } from '../../../helpers/shared-data';
+import { concatenated } from '../../../../src-worker/arrays/typed-arrays';
 import { decodeErrorOf, expectConsistent, mismatches, sampleCloud } from '../helpers';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
-const cat = (...parts: Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let o = 0;
-  for (const p of parts) { out.set(p, o); o += p.length; }
-  return out;
-};
+const cat = (...parts: Uint8Array[]): Uint8Array => concatenated(Uint8Array, parts);
 
 /** sampleCloud with class/return codes and an absolute time base. */
 function fullCloud(): DecodedCloud {
