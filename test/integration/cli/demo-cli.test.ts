@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { runCli, spawnCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/temp';
-import { createAppServices, type AppServices } from '../../../src-main/services/app-services';
+import { cliTempHome, openCliServices, runCli, runCliOk, spawnCli } from '../../helpers/cli';
+import type { AppServices } from '../../../src-main/services/app-services';
 import type { DemoResult } from '../../../src-main/api/contract';
 import { buildReferenceSite } from '../../../src-worker/site/reference-site';
 import { boxDistance } from '../../../src-worker/site/reference-annotations';
@@ -14,9 +13,8 @@ import { SceneBuilder } from '../../../src-worker/scene/scene-builder';
 import { createSceneQuery } from '../../../src-worker/scene/scene-bvh';
 import { newSurfaceHit } from '../../../src-worker/scene/scene-query';
 
-const tmp = tempDir();
-const env = { THICKET_HOME: join(tmp.dir, 'home') };
-afterAll(() => tmp.cleanup());
+const tmp = cliTempHome();
+const { env } = tmp;
 
 const hdl32e = builtinProfile('hdl32e')!;
 const PACKET_S = packetDurationOf(hdl32e); // 12 × 46.08 µs
@@ -32,12 +30,10 @@ describe('thicket demo --small', () => {
 
   beforeAll(async () => {
     // The project file does not exist yet: the command creates it.
-    const r = runCli(['demo', '--project', project, '--small', '--seed', '5', '--no-experiment', '--json'], env);
+    const r = runCliOk(['demo', '--project', project, '--small', '--seed', '5', '--no-experiment', '--json'], env);
     stderr = r.stderr;
-    expect(r.status, r.stderr).toBe(0);
     result = r.json as DemoResult;
-    services = await createAppServices({ shell: 'cli', homeDir: env.THICKET_HOME, workers: 1 });
-    await services.call('project.open', { path: project });
+    services = await openCliServices(env.THICKET_HOME, project);
   }, 120_000);
   afterAll(async () => services?.close());
 

@@ -3,15 +3,13 @@
  * the reference site) against runs simulated along its own poses, against the other drive, and a
  * static scan against a static run; plus the usage and input errors.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { runCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/temp';
+import { cliTempHome, runCli, runCliOk } from '../../helpers/cli';
 
-const tmp = tempDir();
-const env = { THICKET_HOME: join(tmp.dir, 'home') };
-afterAll(() => tmp.cleanup());
+const tmp = cliTempHome();
+const { env } = tmp;
 
 const ISSUE_KEYS = ['packets', 'packetError', 'precision', 'recall', 'f1', 'pointCloudError'];
 
@@ -30,10 +28,10 @@ interface EvalJson {
   histogramMatch?: number | null;
 }
 
-function cli(args: string[]) {
-  const r = runCli([...args, '--project', project], env);
-  return r;
-}
+/** `thicket ARGS --project <the test's project>`. */
+const cli = (args: string[]) => runCli([...args, '--project', project], env);
+/** `cli` that asserts the command exits 0. */
+const cliOk = (args: string[]) => runCliOk([...args, '--project', project], env);
 
 const project = join(tmp.dir, 'eval.thicket');
 let logs: { log: number; packets: number }[];
@@ -44,17 +42,14 @@ describe('thicket evaluate', () => {
   let run: { run: number; packets: number; hits: number };
 
   beforeAll(() => {
-    const d = cli(['demo', '--small', '--seed', '3', '--no-experiment', '--json']);
-    expect(d.status, d.stderr).toBe(0);
+    const d = cliOk(['demo', '--small', '--seed', '3', '--no-experiment', '--json']);
     const demo = d.json as { site: { scene: number }; logs: { log: number; packets: number }[] };
     logs = demo.logs;
     scene = demo.site.scene;
     // The test drive again, physics mode, another seed: only the range noise differs.
-    const s = cli(['simulate', '--scene', String(scene), '--profile', 'hdl32e', '--mode', 'physics', '--poses-from', String(logs[1]!.log), '--seed', '9', '--json']);
-    expect(s.status, s.stderr).toBe(0);
+    const s = cliOk(['simulate', '--scene', String(scene), '--profile', 'hdl32e', '--mode', 'physics', '--poses-from', String(logs[1]!.log), '--seed', '9', '--json']);
     run = s.json as typeof run;
-    const e = cli(['evaluate', '--real', String(logs[1]!.log), '--sim', String(run.run), '--json']);
-    expect(e.status, e.stderr).toBe(0);
+    const e = cliOk(['evaluate', '--real', String(logs[1]!.log), '--sim', String(run.run), '--json']);
     same = e.json as EvalJson;
   }, 180_000);
 
@@ -79,14 +74,12 @@ describe('thicket evaluate', () => {
   });
 
   it('scores a run of another drive as far worse, and lists both evaluations', () => {
-    const e = cli(['evaluate', '--real', String(logs[0]!.log), '--sim', String(run.run), '--json', '--quiet']);
-    expect(e.status, e.stderr).toBe(0);
+    const e = cliOk(['evaluate', '--real', String(logs[0]!.log), '--sim', String(run.run), '--json', '--quiet']);
     const other = e.json as EvalJson;
     expect(other.packetError).toBeGreaterThan(10 * same.packetError);
     expect(other.pointCloudError).toBeGreaterThan(5 * same.pointCloudError);
     expect(other.f1).toBeLessThan(same.f1);
-    const l = cli(['evaluate', 'list', '--json']);
-    expect(l.status, l.stderr).toBe(0);
+    const l = cliOk(['evaluate', 'list', '--json']);
     const list = (l.json as { evaluations: { id: number; realLogId: number; runId: number; metrics: EvalJson }[] }).evaluations;
     expect(list.map((x) => x.id)).toEqual(expect.arrayContaining([same.evaluation, other.evaluation]));
     const stored = list.find((x) => x.id === same.evaluation)!;
@@ -96,19 +89,15 @@ describe('thicket evaluate', () => {
 
   it('static scans add the Bhattacharyya and histogram-match distances', () => {
     // A static run, one sweep of it exported as KITTI and imported as the "real" log at its pose.
-    const s = cli(['simulate', '--scene', String(scene), '--profile', 'hdl32e', '--mode', 'physics', '--start', '0,0,0', '--seconds', '0.25', '--seed', '4', '--json', '--quiet']);
-    expect(s.status, s.stderr).toBe(0);
+    const s = cliOk(['simulate', '--scene', String(scene), '--profile', 'hdl32e', '--mode', 'physics', '--start', '0,0,0', '--seconds', '0.25', '--seed', '4', '--json', '--quiet']);
     const staticRun = (s.json as { run: number }).run;
-    const x = cli(['export', '--run', String(staticRun), '--format', 'kitti', '--out', join(tmp.dir, 'kitti'), '--json', '--quiet']);
-    expect(x.status, x.stderr).toBe(0);
+    cliOk(['export', '--run', String(staticRun), '--format', 'kitti', '--out', join(tmp.dir, 'kitti'), '--json', '--quiet']);
     const poses = join(tmp.dir, 'pose.txt');
     writeFileSync(poses, '1 0 0 0 0 1 0 0 0 0 1 2\n'); // the HDL-32E's mount: 2 m up
-    const i = cli(['import', join(tmp.dir, 'kitti', 'velodyne', '000000.bin'), '--format', 'kitti-bin', '--poses', poses, '--json', '--quiet']);
-    expect(i.status, i.stderr).toBe(0);
+    const i = cliOk(['import', join(tmp.dir, 'kitti', 'velodyne', '000000.bin'), '--format', 'kitti-bin', '--poses', poses, '--json', '--quiet']);
     const scan = (i.json as { log: number }).log;
     const second = cli(['simulate', '--scene', String(scene), '--profile', 'hdl32e', '--mode', 'physics', '--start', '0,0,0', '--seconds', '0.25', '--seed', '5', '--json', '--quiet']);
-    const e = cli(['evaluate', '--real', String(scan), '--sim', String((second.json as { run: number }).run), '--json', '--quiet']);
-    expect(e.status, e.stderr).toBe(0);
+    const e = cliOk(['evaluate', '--real', String(scan), '--sim', String((second.json as { run: number }).run), '--json', '--quiet']);
     const m = e.json as EvalJson;
     for (const k of ISSUE_KEYS) expect(m).toHaveProperty(k);
     // The scan's misses were not exported (KITTI holds hits): the no-return bins differ, so the

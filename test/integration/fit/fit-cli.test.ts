@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { runCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/temp';
-import { createAppServices, type AppServices } from '../../../src-main/services/app-services';
+import { cliTempHome, openCliServices, runCli, runCliOk } from '../../helpers/cli';
+import type { AppServices } from '../../../src-main/services/app-services';
 import type { FitResultInfo, JobInfo } from '../../../src-main/api/contract';
 import { MODEL_ARRAY_NAMES } from '../../../src-common/fitted-model';
 import { FIT_PARAM_DEFAULTS } from '../../../src-common/fit-params';
 import { ChunkBuilder } from '../../../src-worker/formats/chunk-builder';
 
-const tmp = tempDir();
-const env = { THICKET_HOME: join(tmp.dir, 'home') };
-afterAll(() => tmp.cleanup());
+const { dir, env } = cliTempHome();
 
 /** Fits through the API and waits for both jobs; the final job row. */
 async function fit(services: AppServices, request: Record<string, unknown>): Promise<{ first: JobInfo; final: JobInfo }> {
@@ -21,17 +18,14 @@ async function fit(services: AppServices, request: Record<string, unknown>): Pro
 }
 
 describe('thicket fit on the small demo', () => {
-  const project = join(tmp.dir, 'demo.thicket');
+  const project = join(dir, 'demo.thicket');
   let demo: { logs: { log: number; rays: number; hits: number }[] };
   let fitted: FitResultInfo;
   let stderr = '';
 
   beforeAll(() => {
-    const d = runCli(['demo', '--project', project, '--small', '--no-experiment', '--json'], env);
-    expect(d.status, d.stderr).toBe(0);
-    demo = d.json as typeof demo;
-    const f = runCli(['fit', '--project', project, '--log', String(demo.logs[0]!.log), '--json'], env);
-    expect(f.status, f.stderr).toBe(0);
+    demo = runCliOk(['demo', '--project', project, '--small', '--no-experiment', '--json'], env).json as typeof demo;
+    const f = runCliOk(['fit', '--project', project, '--log', String(demo.logs[0]!.log), '--json'], env);
     fitted = f.json as FitResultInfo;
     stderr = f.stderr;
   }, 180_000);
@@ -60,9 +54,8 @@ describe('thicket fit on the small demo', () => {
     const models = (list.json as { models: { id: number; sourceLogId: number; counts: Record<string, number> }[] }).models;
     expect(models).toHaveLength(1);
     expect(models[0]).toMatchObject({ id: 1, sourceLogId: demo.logs[0]!.log, counts: { triangles: fitted.triangles, ellipsoids: fitted.ellipsoids, voxels: fitted.voxels } });
-    const services = await createAppServices({ shell: 'cli', homeDir: env.THICKET_HOME, workers: 1 });
+    const services = await openCliServices(env.THICKET_HOME, project);
     try {
-      await services.call('project.open', { path: project });
       const m = await services.call('models.get', { id: 1 });
       for (const k of Object.keys(FIT_PARAM_DEFAULTS)) expect(m.params[k]).toBe(FIT_PARAM_DEFAULTS[k as keyof typeof FIT_PARAM_DEFAULTS]);
       expect(m.params.seed).toBe(1);
@@ -83,23 +76,19 @@ describe('thicket fit on the small demo', () => {
 
   it('simulate --model runs the fitted model as a scene: hybrid returns within 15 % of the log\'s, voxel mode returns too', () => {
     const log = demo.logs[0]!;
-    const sim = runCli(['simulate', '--project', project, '--model', '1', '--profile', 'hdl32e', '--poses-from', String(log.log), '--json'], env);
-    expect(sim.status, sim.stderr).toBe(0);
-    const r = sim.json as { rays: number; hits: number; misses: number };
+    const r = runCliOk(['simulate', '--project', project, '--model', '1', '--profile', 'hdl32e', '--poses-from', String(log.log), '--json'], env).json as { rays: number; hits: number; misses: number };
     // The same drive re-simulated in the model of itself (measured: 111,813 hits against 119,985).
     expect(Math.abs(r.hits / r.rays - log.hits / log.rays)).toBeLessThan(0.15 * (log.hits / log.rays));
-    const vox = runCli(['simulate', '--project', project, '--model', '1', '--profile', 'hdl32e', '--mode', 'voxel', '--trail', '--seconds', '0.05', '--json'], env);
-    expect(vox.status, vox.stderr).toBe(0);
+    const vox = runCliOk(['simulate', '--project', project, '--model', '1', '--profile', 'hdl32e', '--mode', 'voxel', '--trail', '--seconds', '0.05', '--json'], env);
     expect((vox.json as { hits: number }).hits).toBeGreaterThan(1_000);
     expect(runCli(['simulate', '--project', project, '--model', '9', '--profile', 'hdl32e', '--trail'], env).stderr).toContain('no fitted model 9');
     expect(runCli(['simulate', '--project', project, '--model', '1', '--scene', '1', '--profile', 'hdl32e', '--trail'], env).stderr).toContain('give one of --scene S, --model M or --neighbour-log L');
   });
 
   it('is the same model with 1 or 2 workers, and refuses bad input clearly', async () => {
-    const one = await createAppServices({ shell: 'cli', homeDir: env.THICKET_HOME, workers: 1 });
+    const one = await openCliServices(env.THICKET_HOME, project, 1);
     let a: Record<string, ArrayLike<number>>;
     try {
-      await one.call('project.open', { path: project });
       const r = await fit(one, { logId: demo.logs[0]!.log });
       expect(r.final.state).toBe('done');
       const id = (r.final.result as unknown as FitResultInfo).model;
@@ -107,9 +96,8 @@ describe('thicket fit on the small demo', () => {
     } finally {
       await one.close();
     }
-    const two = await createAppServices({ shell: 'cli', homeDir: env.THICKET_HOME, workers: 2 });
+    const two = await openCliServices(env.THICKET_HOME, project, 2);
     try {
-      await two.call('project.open', { path: project });
       const r = await fit(two, { logId: demo.logs[0]!.log });
       const info = r.final.result as unknown as FitResultInfo;
       expect(info.groundVariance).toBe(fitted.groundVariance);

@@ -1,19 +1,15 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { runCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/temp';
+import { describe, expect, it } from 'vitest';
+import { cliTempHome, runCliOk } from '../../helpers/cli';
 import type { HostBench } from '../../../src-main/services/bench-host';
 
-const tmp = tempDir();
-afterAll(() => tmp.cleanup());
+const tmp = cliTempHome();
 
 /** Every step the host bench meters, in the order it first enters them. */
 const STEPS = ['demo', 'import', 'generate', 'simulate', 'fit', 'extract', 'compose', 'evaluate', 'preview', 'views', 'study'];
 
 describe('thicket bench --only host', () => {
   it('prints {host: {maxStallMs, p99StallMs, maxBusyMs, steps: [{step, maxStallMs, p99StallMs, maxBusyMs, seconds}], small, previewTriangles, project}} on the small demo', () => {
-    const r = runCli(['bench', '--only', 'host', '--small', '--seconds', '0.2', '--json'], { THICKET_HOME: join(tmp.dir, 'home') });
-    expect(r.status, r.stderr).toBe(0);
+    const r = runCliOk(['bench', '--only', 'host', '--small', '--seconds', '0.2', '--json'], tmp.env);
     const out = r.json as { host: HostBench };
     expect(Object.keys(out)).toEqual(['host']);
     const h = out.host;

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { runCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/temp';
-import { createAppServices, type AppServices } from '../../../src-main/services/app-services';
+import { cliTempHome, openCliServices, runCli, runCliOk } from '../../helpers/cli';
+import type { AppServices } from '../../../src-main/services/app-services';
 import type { ComposeResult, ExtractResult, FitResultInfo } from '../../../src-main/api/contract';
 import type { Table43Row } from '../../../src-main/services/experiment-service';
 
-const tmp = tempDir();
-const env = { THICKET_HOME: join(tmp.dir, 'home') };
-afterAll(() => tmp.cleanup());
+const tmp = cliTempHome();
+const { env } = tmp;
 
 interface DemoJson {
   logs: { log: number; annotation: number; packets: number }[];
@@ -22,11 +20,9 @@ describe('thicket demo --small: the Table 4.3 experiment', () => {
   let services: AppServices;
 
   beforeAll(async () => {
-    const r = runCli(['demo', '--project', project, '--small', '--json'], env);
-    expect(r.status, r.stderr).toBe(0);
+    const r = runCliOk(['demo', '--project', project, '--small', '--json'], env);
     demo = r.json as DemoJson;
-    services = await createAppServices({ shell: 'cli', homeDir: env.THICKET_HOME, workers: 1 });
-    await services.call('project.open', { path: project });
+    services = await openCliServices(env.THICKET_HOME, project);
   }, 180_000);
   afterAll(async () => services?.close());
 
@@ -87,8 +83,7 @@ describe('thicket demo --small: the Table 4.3 experiment', () => {
 
   it('extracts with automatic segmentation when asked, storing the clusters as the log\'s labels', async () => {
     const before = (await services.call('annotations.list', {})).length;
-    const r = runCli(['primitives', 'extract', '--project', project, '--model', String(demo.experiment.models.training), '--auto', '--json'], env);
-    expect(r.status, r.stderr).toBe(0);
+    const r = runCliOk(['primitives', 'extract', '--project', project, '--model', String(demo.experiment.models.training), '--auto', '--json'], env);
     const x = r.json as ExtractResult;
     expect(x.labels).toBe('clustering');
     expect(x.segments).toBeGreaterThan(3);
@@ -100,8 +95,7 @@ describe('thicket demo --small: the Table 4.3 experiment', () => {
 
   it('composes from the CLI and refuses bad requests with the reason, changing nothing', async () => {
     const test = demo.logs[1]!;
-    const ok = runCli(['scene', 'compose', '--project', project, '--annotation', String(test.annotation), '--library', 'mesh', '--ground-z', '0', '--json'], env);
-    expect(ok.status, ok.stderr).toBe(0);
+    const ok = runCliOk(['scene', 'compose', '--project', project, '--annotation', String(test.annotation), '--library', 'mesh', '--ground-z', '0', '--json'], env);
     expect((ok.json as ComposeResult).mode).toBe('mesh');
     const scenesBefore = (await services.call('scenes.list', {})).length;
     const bad = [
@@ -120,9 +114,8 @@ describe('thicket demo --small: the Table 4.3 experiment', () => {
   });
 
   it('tunes θ on a slice before fitting: fewer than the budget of evaluations, J never worse, the trace in the model report', async () => {
-    const r = runCli(['fit', '--project', project, '--log', String(demo.logs[0]!.log), '--tune', '--tune-seconds', '0.08', '--tune-evaluations', '6',
+    const r = runCliOk(['fit', '--project', project, '--log', String(demo.logs[0]!.log), '--tune', '--tune-seconds', '0.08', '--tune-evaluations', '6',
       '--tune-params', 'mahalanobisThreshold,clustersPerPoint', '--json'], env);
-    expect(r.status, r.stderr).toBe(0);
     const f = r.json as FitResultInfo;
     expect(f.tuning).toBeDefined();
     const t = f.tuning!;

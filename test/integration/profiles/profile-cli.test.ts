@@ -1,14 +1,12 @@
 /** `thicket profile import|list|show` as a user runs it (bin/thicket.js in a child process). */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/temp';
+import { cliTempHome, runCli, runCliOk } from '../../helpers/cli';
 import { HAS_SHARED_DATA, dataFile } from '../../helpers/shared-data';
 
-const tmp = tempDir('thicket-profile-cli-');
-const env = { THICKET_HOME: join(tmp.dir, 'home') };
-afterAll(() => tmp.cleanup());
+const tmp = cliTempHome('thicket-profile-cli-');
+const { env } = tmp;
 
 interface FileForm {
   format: string;
@@ -21,8 +19,7 @@ interface FileForm {
 
 describe('thicket profile', () => {
   it.skipIf(!HAS_SHARED_DATA)('import FILE --json prints the profile in the file form without saving', () => {
-    const r = runCli(['profile', 'import', dataFile('velodyne_calib/VLP16db.yaml'), '--json'], env);
-    expect(r.status, r.stderr).toBe(0);
+    const r = runCliOk(['profile', 'import', dataFile('velodyne_calib/VLP16db.yaml'), '--json'], env);
     const p = r.json as FileForm;
     expect(p.format).toBe('thicket-sensor-profile');
     expect(p.units).toEqual({ angle: 'deg', time: 'ms', rate: 'Hz', length: 'm', divergence: 'mrad' });
@@ -36,34 +33,29 @@ describe('thicket profile', () => {
     // What it prints is itself a profile file: it imports back.
     const file = join(tmp.dir, 'vlp16-mine.json');
     writeFileSync(file, r.stdout);
-    const again = runCli(['profile', 'import', file, '--id', 'vlp16-mine', '--json'], env);
-    expect(again.status, again.stderr).toBe(0);
+    const again = runCliOk(['profile', 'import', file, '--id', 'vlp16-mine', '--json'], env);
     expect({ ...(again.json as FileForm), id: 'vlp16db' }).toEqual(p);
   });
 
   it.skipIf(!HAS_SHARED_DATA)('import --project saves it; list and show find it', () => {
     const project = join(tmp.dir, 'p.thicket');
     expect(runCli(['project', 'create', '--project', project, '--json'], env).status).toBe(0);
-    const r = runCli(['profile', 'import', dataFile('velodyne_calib/32db.xml'), '--project', project, '--id', 'my-hdl32', '--json'], env);
-    expect(r.status, r.stderr).toBe(0);
+    const r = runCliOk(['profile', 'import', dataFile('velodyne_calib/32db.xml'), '--project', project, '--id', 'my-hdl32', '--json'], env);
     expect((r.json as FileForm).id).toBe('my-hdl32');
     expect((r.json as FileForm).groups[0]!.lasers[0]!.elevation).toBeCloseTo(-30.67, 9);
     expect(r.stderr).toContain('saved profile "my-hdl32"');
-    const list = runCli(['profile', 'list', '--project', project, '--json'], env);
-    expect(list.status, list.stderr).toBe(0);
+    const list = runCliOk(['profile', 'list', '--project', project, '--json'], env);
     const profiles = (list.json as { profiles: { id: string; builtin: boolean; lasers: number }[] }).profiles;
     expect(profiles.filter((p) => p.builtin)).toHaveLength(8);
     expect(profiles.find((p) => p.id === 'my-hdl32')).toMatchObject({ builtin: false, lasers: 32 });
-    const show = runCli(['profile', 'show', 'my-hdl32', '--project', project, '--json'], env);
-    expect(show.status, show.stderr).toBe(0);
+    const show = runCliOk(['profile', 'show', 'my-hdl32', '--project', project, '--json'], env);
     expect((show.json as FileForm).description).toContain('Velodyne HDL-32E, guessed from the laser count (32)');
     const text = runCli(['profile', 'list', '--project', project], env);
     expect(text.stdout).toMatch(/custom\s+my-hdl32/);
   });
 
   it('show prints a built-in; errors are clear, with non-zero exits', () => {
-    const show = runCli(['profile', 'show', 'hdl64e', '--json'], env);
-    expect(show.status, show.stderr).toBe(0);
+    const show = runCliOk(['profile', 'show', 'hdl64e', '--json'], env);
     const p = show.json as FileForm;
     expect(p.groups.map((g) => g.firingPeriod)).toEqual([0.032, 0.096]);
 

@@ -1,19 +1,16 @@
 // `thicket study` end to end on the small reference site that `thicket demo --small` builds.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../../helpers/cli';
-import { tempDir } from '../../helpers/temp';
+import { cliTempHome, runCli, runCliOk } from '../../helpers/cli';
 
-const tmp = tempDir();
-const env = { THICKET_HOME: join(tmp.dir, 'home') };
+const tmp = cliTempHome();
+const { env } = tmp;
 const project = join(tmp.dir, 'demo.thicket');
 let scene = 0;
-afterAll(() => tmp.cleanup());
 
 beforeAll(() => {
-  const r = runCli(['demo', '--project', project, '--small', '--seed', '2', '--no-experiment', '--json', '--quiet'], env);
-  expect(r.status, r.stderr).toBe(0);
+  const r = runCliOk(['demo', '--project', project, '--small', '--seed', '2', '--no-experiment', '--json', '--quiet'], env);
   scene = (r.json as { site: { scene: number } }).site.scene;
 }, 120_000);
 
@@ -22,8 +19,7 @@ describe('thicket study', () => {
     const mounts = join(tmp.dir, 'mounts.json');
     writeFileSync(mounts, JSON.stringify({ height: [1.5, 2.5], pitchDeg: [0] }));
     const report = join(tmp.dir, 'study.html');
-    const r = runCli(['study', '--project', project, '--scene', String(scene), '--profiles', 'lms291,vlp16', '--mounts', mounts, '--seconds', '0.5', '--workers', '2', '--report', report, '--json'], env);
-    expect(r.status, r.stderr).toBe(0);
+    const r = runCliOk(['study', '--project', project, '--scene', String(scene), '--profiles', 'lms291,vlp16', '--mounts', mounts, '--seconds', '0.5', '--workers', '2', '--report', report, '--json'], env);
     const out = r.json as { study: number; sensors: Record<string, unknown>[] };
     expect(Object.keys(out)).toEqual(['study', 'sensors']);
     expect(out.sensors.map((s) => [s.profile, (s.mount as { height: number }).height])).toEqual([
