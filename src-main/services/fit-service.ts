@@ -28,7 +28,7 @@ import type { ProjectSession } from './project-session';
 import { resolveProfileForUse } from './profiles-service';
 import { runFed } from './chunk-server';
 import { resolveFitParams } from '../../src-common/fit-params';
-import { tuningBoxes } from '../../src-worker/fit/tuning';
+import { tuningBoxes } from '../../src-common/fit-tuning';
 import type { FitModelInput, FitModelSummary, FittedElements } from '../../src-worker/tasks/fit-model';
 import type { FinishFitInput, FinishFitOutput } from '../../src-worker/tasks/finish-fit';
 import type { LogArraysInput, LogArraysOutput } from '../../src-worker/tasks/log-arrays';

@@ -1,6 +1,6 @@
 /**
- * Tuning θ (METHODS §1 step 5; thesis 004 §4.3): a derivative-free search (nelder-mead.ts) over
- * a few fitting parameters on a slice of the training log, minimising
+ * Tuning θ (docs/methods.md §1 step 5; Tallavajhula 2018 §4.3): a derivative-free search
+ * (nelder-mead.ts) over a few fitting parameters on a slice of the training log, minimising
  *
  *     J(θ) = mean packet error (m) + 2 (1 − F1)
  *
@@ -21,48 +21,9 @@ import { buildModelScene, kindsForMode } from './model-scene';
 import { nelderMead, type BoxParameter, type TrialRecord } from './nelder-mead';
 import { FIT_PARAM_DEFAULTS, resolveFitParams, type FitParamName, type FitParams } from '../../src-common/fit-params';
 
-/** What the thesis tuned (segmentation threshold, cluster density, Mahalanobis limit) and the cluster floor, with search boxes around Table 4.1's values. */
-export const DEFAULT_TUNED_PARAMS: readonly (BoxParameter & { name: FitParamName })[] = [
-  { name: 'phiThreshold', lower: 0.03, upper: 0.2 },
-  { name: 'clustersPerPoint', lower: 0.01, upper: 0.15 },
-  { name: 'mahalanobisThreshold', lower: 1.5, upper: 5 },
-  { name: 'minClusterPoints', lower: 3, upper: 15, integer: true },
-];
-
-/** Search boxes for other parameters a user may name (within params.ts's limits). */
-const OTHER_BOXES: Partial<Record<FitParamName, [number, number, boolean?]>> = {
-  phiRadius: [0.3, 2],
-  phiDefault: [0, 1 / 3],
-  phiMinNeighbors: [3, 30, true],
-  maxGroundSlopeDeg: [15, 90],
-  cellSize: [0.05, 0.3],
-  vertexSpacing: [0.25, 2],
-  surfaceRadius: [0.3, 5],
-  maxResidual: [0.1, 2],
-  voxelSize: [0.1, 1],
-  voxelTau: [1, 4],
-  // The (hit, miss) priors of p_hit (Table 4.1: triangles (1, 2), ellipsoids (0, 1)): they decide
-  // how far a lightly observed element is trusted, which moves recall.
-  groundHitPrior: [0, 20],
-  groundMissPrior: [0.1, 5],
-  ellipsoidHitPrior: [0, 5],
-  ellipsoidMissPrior: [0.1, 5],
-};
-
-/** The search box of each named parameter (the defaults above, else OTHER_BOXES); throws on a name with no box. */
-export function tuningBoxes(names: readonly string[] | undefined): BoxParameter[] {
-  if (!names || names.length === 0) return DEFAULT_TUNED_PARAMS.map((p) => ({ ...p }));
-  return names.map((name) => {
-    const d = DEFAULT_TUNED_PARAMS.find((p) => p.name === name);
-    if (d) return { ...d };
-    const o = OTHER_BOXES[name as FitParamName];
-    if (!o) {
-      const known = [...DEFAULT_TUNED_PARAMS.map((p) => p.name), ...Object.keys(OTHER_BOXES)];
-      throw new Error(`fit parameter "${name}" cannot be tuned (tunable: ${known.join(', ')})`);
-    }
-    return { name, lower: o[0], upper: o[1], ...(o[2] ? { integer: true } : {}) };
-  });
-}
+// Which parameters may be tuned, and their search boxes, are fitting vocabulary: the host checks
+// a request against them before it starts a job.
+export { DEFAULT_TUNED_PARAMS, tuningBoxes } from '../../src-common/fit-tuning';
 
 /** The observation metrics J needs (of the whole slice). */
 export interface SliceScore {
