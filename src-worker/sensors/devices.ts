@@ -75,47 +75,56 @@ function lasersAt(lasers: CalibratedLaser[], spacing: number): LaserSpec[] {
   return lasers.map((l, i) => ({ ...l, timeOffset: i * spacing }));
 }
 
-/** A Velodyne profile: the model's timing, range, beam and returns around the calibrated lasers. */
-export function velodyneProfile(model: VelodyneModel, lasers: CalibratedLaser[], meta: ProfileMeta, opts: { rangeResolution?: number } = {}): SensorProfile {
-  let groups: LaserGroup[];
-  let sequencesPerPacket: number;
-  let range: SensorProfile['range'];
-  let beam: SensorProfile['beam'];
-  let returns: SensorProfile['returns'];
+/**
+ * Range and beam of each model (the sources above; the generic model: a VLP-16-like range and a
+ * circular 3 mrad spot). Copied into each profile, which callers may then change.
+ */
+const VELODYNE_OPTICS: Record<VelodyneModel, Pick<SensorProfile, 'range' | 'beam'>> = {
+  vlp16: { range: { min: 0.5, max: 100, resolution: 0.002, noiseSigma: 0.015 }, beam: { shape: 'rectangular', divergenceH: 3.0e-3, divergenceV: 1.5e-3 } },
+  hdl32e: { range: { min: 1, max: 70, resolution: 0.002, noiseSigma: 0.02 }, beam: { shape: 'rectangular', divergenceH: 3.3e-3, divergenceV: 0.7e-3 } },
+  hdl64e: { range: { min: 1, max: 100, resolution: 0.002, noiseSigma: 0.02 }, beam: { shape: 'rectangular', divergenceH: 3.3e-3, divergenceV: 0.7e-3 } },
+  generic: { range: { min: 0.5, max: 100, resolution: 0.002, noiseSigma: 0.02 }, beam: { shape: 'circular', divergenceH: 3e-3, divergenceV: 3e-3 } },
+};
+
+/** The model's laser groups (firing offsets and periods) around the calibrated lasers, and its sequences per packet. */
+function velodyneTiming(model: VelodyneModel, lasers: CalibratedLaser[]): { groups: LaserGroup[]; sequencesPerPacket: number } {
   switch (model) {
     case 'vlp16':
-      groups = [{ name: 'lasers', lasers: lasersAt(lasers, VLP16_TIMING.laserSpacing), firingPeriod: VLP16_TIMING.sequencePeriod }];
-      sequencesPerPacket = VLP16_TIMING.sequencesPerPacket;
-      range = { min: 0.5, max: 100, resolution: 0.002, noiseSigma: 0.015 };
-      beam = { shape: 'rectangular', divergenceH: 3.0e-3, divergenceV: 1.5e-3 };
-      returns = { mode: 'strongest', signalCutoff: 1.0 };
-      break;
+      return {
+        groups: [{ name: 'lasers', lasers: lasersAt(lasers, VLP16_TIMING.laserSpacing), firingPeriod: VLP16_TIMING.sequencePeriod }],
+        sequencesPerPacket: VLP16_TIMING.sequencesPerPacket,
+      };
     case 'hdl32e':
-      groups = [{ name: 'lasers', lasers: lasersAt(lasers, HDL32E_TIMING.laserSpacing), firingPeriod: HDL32E_TIMING.sequencePeriod }];
-      sequencesPerPacket = HDL32E_TIMING.sequencesPerPacket;
-      range = { min: 1, max: 70, resolution: 0.002, noiseSigma: 0.02 };
-      beam = { shape: 'rectangular', divergenceH: 3.3e-3, divergenceV: 0.7e-3 };
-      returns = { mode: 'strongest', signalCutoff: 1.0 };
-      break;
+      return {
+        groups: [{ name: 'lasers', lasers: lasersAt(lasers, HDL32E_TIMING.laserSpacing), firingPeriod: HDL32E_TIMING.sequencePeriod }],
+        sequencesPerPacket: HDL32E_TIMING.sequencesPerPacket,
+      };
     case 'hdl64e':
-      groups = [
-        { name: 'upper', lasers: lasersAt(lasers.slice(0, 32), HDL64E_TIMING.laserSpacing), firingPeriod: HDL64E_TIMING.upperPeriod },
-        { name: 'lower', lasers: lasersAt(lasers.slice(32), HDL64E_TIMING.laserSpacing), firingPeriod: HDL64E_TIMING.lowerPeriod },
-      ];
-      sequencesPerPacket = HDL64E_TIMING.sequencesPerPacket;
-      range = { min: 1, max: 100, resolution: 0.002, noiseSigma: 0.02 };
-      beam = { shape: 'rectangular', divergenceH: 3.3e-3, divergenceV: 0.7e-3 };
-      returns = { mode: 'strongest', signalCutoff: 1.0 };
-      break;
+      return {
+        groups: [
+          { name: 'upper', lasers: lasersAt(lasers.slice(0, 32), HDL64E_TIMING.laserSpacing), firingPeriod: HDL64E_TIMING.upperPeriod },
+          { name: 'lower', lasers: lasersAt(lasers.slice(32), HDL64E_TIMING.laserSpacing), firingPeriod: HDL64E_TIMING.lowerPeriod },
+        ],
+        sequencesPerPacket: HDL64E_TIMING.sequencesPerPacket,
+      };
     default: {
       const spacing = GENERIC_TIMING.sequencePeriod / Math.max(1, lasers.length);
-      groups = [{ name: 'lasers', lasers: lasersAt(lasers, spacing), firingPeriod: GENERIC_TIMING.sequencePeriod }];
-      sequencesPerPacket = GENERIC_TIMING.sequencesPerPacket;
-      range = { min: 0.5, max: 100, resolution: 0.002, noiseSigma: 0.02 };
-      beam = { shape: 'circular', divergenceH: 3e-3, divergenceV: 3e-3 };
-      returns = { mode: 'strongest', signalCutoff: 1.0 };
+      return {
+        groups: [{ name: 'lasers', lasers: lasersAt(lasers, spacing), firingPeriod: GENERIC_TIMING.sequencePeriod }],
+        sequencesPerPacket: GENERIC_TIMING.sequencesPerPacket,
+      };
     }
   }
+}
+
+/** A Velodyne profile: the model's timing, range, beam and returns around the calibrated lasers. */
+export function velodyneProfile(model: VelodyneModel, lasers: CalibratedLaser[], meta: ProfileMeta, opts: { rangeResolution?: number } = {}): SensorProfile {
+  const { groups, sequencesPerPacket } = velodyneTiming(model, lasers);
+  const optics = VELODYNE_OPTICS[model] ?? VELODYNE_OPTICS.generic;
+  const range = { ...optics.range };
+  const beam = { ...optics.beam };
+  // Every model reports its strongest return; sub-returns within 1 m of the nearest merge (the sources above).
+  const returns: SensorProfile['returns'] = { mode: 'strongest', signalCutoff: 1.0 };
   if (opts.rangeResolution !== undefined && opts.rangeResolution > 0 && opts.rangeResolution <= 1) range.resolution = opts.rangeResolution;
   return {
     id: meta.id,
