@@ -9,15 +9,14 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { syntheticKitti } from '../helpers/temp';
 import { HAS_SHARED_DATA, dataFile } from '../helpers/shared-data';
-import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, createProjectInUi, useAppSession, waitForJobRow } from '../helpers/app-session';
+import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, openAppWithNewProject, useAppSession, waitForJobRow } from '../helpers/app-session';
 
 describe.skipIf(!CAN_RUN_BROWSER)('browser mode, end to end', () => {
   const session = useAppSession('thicket-e2e-');
 
   it('creates a project, imports the KITTI scan with a live progress bar, and shows it in the viewport', async () => {
     const { page } = session;
-    await page.goto(session.url);
-    const projectPath = await createProjectInUi(page, session.dir, 'e2e');
+    const projectPath = await openAppWithNewProject(session, 'e2e');
     expect(existsSync(projectPath)).toBe(true);
 
     await page.getByTestId('nav-logs').click();

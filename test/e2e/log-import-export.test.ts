@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { syntheticKitti } from '../helpers/temp';
-import { CAN_RUN_BROWSER, SHOTS, createProjectInUi, useAppSession, waitForJobRow } from '../helpers/app-session';
+import { CAN_RUN_BROWSER, SHOTS, openAppWithNewProject, useAppSession, waitForJobRow } from '../helpers/app-session';
 import { decodePcd } from '../../src-worker/formats/pcd/pcd';
 
 describe.skipIf(!CAN_RUN_BROWSER)('drive-log import options and export in the browser', () => {
@@ -16,8 +16,7 @@ describe.skipIf(!CAN_RUN_BROWSER)('drive-log import options and export in the br
 
   it('rebuilds misses with a chosen profile and exports the log to PCD', async () => {
     const { page } = session;
-    await page.goto(session.url);
-    await createProjectInUi(page, session.dir, 'io');
+    await openAppWithNewProject(session, 'io');
 
     await page.getByTestId('nav-logs').click();
     await page.getByTestId('import-options').waitFor();

@@ -6,15 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, createProjectInUi, useAppSession, waitForJobRow } from '../helpers/app-session';
+import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, openAppWithNewProject, useAppSession, waitForJobRow } from '../helpers/app-session';
 
 describe.skipIf(!CAN_RUN_BROWSER)('browser mode: generate a scene and simulate in it', () => {
   const session = useAppSession('thicket-e2e-sim-');
 
   it('generates, simulates and shows the run', async () => {
     const { page } = session;
-    await page.goto(session.url);
-    await createProjectInUi(page, session.dir, 'sim');
+    await openAppWithNewProject(session, 'sim');
 
     await page.getByTestId('nav-scenes').click();
     await page.getByTestId('scene-generate').click();

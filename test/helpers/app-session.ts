@@ -113,6 +113,12 @@ export async function createProjectInUi(page: Page, dir: string, name: string): 
   return path;
 }
 
+/** Opens the app and creates `<session dir>/<name>.thicket` through the Projects page; returns its path. */
+export async function openAppWithNewProject(session: Pick<AppSession, 'page' | 'url' | 'dir'>, name: string): Promise<string> {
+  await session.page.goto(session.url);
+  return createProjectInUi(session.page, session.dir, name);
+}
+
 /** Waits until the header shows the open project's name containing `name`. */
 export async function expectProjectName(page: Page, name: string): Promise<void> {
   await expect.poll(() => page.getByTestId('project-name').textContent(), { timeout: 15_000 }).toContain(name);

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { cliTempHome, runCli, runCliOk } from '../../helpers/cli';
+import { expectBetween } from '../../helpers/expect';
 
 const tmp = cliTempHome();
 const { env } = tmp;
@@ -65,10 +66,8 @@ describe('thicket evaluate', () => {
     expect(same.precision).toBeGreaterThan(0.98);
     expect(same.recall).toBeGreaterThan(0.98);
     expect(same.f1).toBeGreaterThan(0.98);
-    expect(same.packetError).toBeGreaterThan(0.001);
-    expect(same.packetError).toBeLessThan(0.08);
-    expect(same.pointCloudError).toBeGreaterThan(0);
-    expect(same.pointCloudError).toBeLessThan(0.08);
+    expectBetween(same.packetError, 0.001, 0.08);
+    expectBetween(same.pointCloudError, 0, 0.08);
     // A moving sensor: no static-scan distances.
     expect(same).not.toHaveProperty('bhattacharyya');
   });
@@ -102,8 +101,7 @@ describe('thicket evaluate', () => {
     for (const k of ISSUE_KEYS) expect(m).toHaveProperty(k);
     // The scan's misses were not exported (KITTI holds hits): the no-return bins differ, so the
     // distances are clearly above zero, yet finite.
-    expect(m.bhattacharyya).toBeGreaterThan(0.01);
-    expect(m.bhattacharyya).toBeLessThan(5);
+    expectBetween(m.bhattacharyya, 0.01, 5);
     expect(m.histogramMatch).toBeGreaterThan(0);
     // One real packet (the scan, at time 0) pairs with the run's first; the scan's rays are its
     // hits in arbitrary order, so pairing goes by direction and most of them find no partner.

@@ -6,6 +6,7 @@ import type { FitResultInfo, JobInfo } from '../../../src-main/api/contract';
 import { MODEL_ARRAY_NAMES } from '../../../src-common/fitted-model';
 import { FIT_PARAM_DEFAULTS } from '../../../src-common/fit-params';
 import { ChunkBuilder } from '../../../src-worker/formats/chunk-builder';
+import { expectBetween } from '../../helpers/expect';
 
 const { dir, env } = cliTempHome();
 
@@ -34,15 +35,11 @@ describe('thicket fit on the small demo', () => {
     expect(Object.keys(fitted).sort()).toEqual(['ellipsoids', 'groundVariance', 'model', 'seconds', 'triangles', 'voxels']);
     expect(fitted.model).toBe(1);
     // Measured on seed 1: 5,584 triangles, 298 ellipsoids, 5,177 voxels, σ²_ground 0.0047 m².
-    expect(fitted.triangles).toBeGreaterThan(3_000);
-    expect(fitted.triangles).toBeLessThan(12_000);
-    expect(fitted.ellipsoids).toBeGreaterThan(100);
-    expect(fitted.ellipsoids).toBeLessThan(1_000);
-    expect(fitted.voxels).toBeGreaterThan(2_000);
-    expect(fitted.voxels).toBeLessThan(15_000);
+    expectBetween(fitted.triangles, 3_000, 12_000);
+    expectBetween(fitted.ellipsoids, 100, 1_000);
+    expectBetween(fitted.voxels, 2_000, 15_000);
     // HDL-32E noise and regression error on the site's terrain: a few cm; Table 4.1's real data: 0.07 m².
-    expect(fitted.groundVariance).toBeGreaterThan(0.0005);
-    expect(fitted.groundVariance).toBeLessThan(0.07);
+    expectBetween(fitted.groundVariance, 0.0005, 0.07);
     expect(fitted.seconds).toBeGreaterThan(0);
     expect(stderr).toMatch(/fit #\d+: 100%/);
     expect(stderr).toMatch(/fit-replay #\d+: 100%/);
