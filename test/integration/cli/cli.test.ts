@@ -1,14 +1,13 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../../helpers/cli';
-import { tempDir, syntheticKitti } from '../../helpers/temp';
+import { cliTempHome, runCli } from '../../helpers/cli';
+import { syntheticKitti } from '../../helpers/temp';
 import { HAS_SHARED_DATA, dataFile } from '../../helpers/shared-data';
 import pkg from '../../../package.json';
 
-const tmp = tempDir();
-const env = { THICKET_HOME: join(tmp.dir, 'home') };
-afterAll(() => tmp.cleanup());
+const tmp = cliTempHome();
+const { env } = tmp;
 
 describe('thicket CLI', () => {
   it('--help lists the commands; --version prints the version', () => {

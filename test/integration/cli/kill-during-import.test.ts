@@ -1,14 +1,13 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { runCli, spawnCli } from '../../helpers/cli';
-import { tempDir, syntheticKitti } from '../../helpers/temp';
+import { cliTempHome, runCli, spawnCli } from '../../helpers/cli';
+import { syntheticKitti } from '../../helpers/temp';
 import { createAppServices } from '../../../src-main/services/app-services';
 
-const tmp = tempDir();
-const env = { THICKET_HOME: join(tmp.dir, 'home') };
-afterAll(() => tmp.cleanup());
+const tmp = cliTempHome();
+const { env } = tmp;
 
 describe('killing the host in the middle of an import', () => {
   it('leaves the project readable, without the half-imported log, and the job interrupted', async () => {

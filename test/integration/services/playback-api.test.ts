@@ -1,10 +1,10 @@
 // The playback methods through AppServices.dispatch: logs/runs.timeline (packet times, sweeps,
 // trajectory) and logs/runs.cloud over a packet range with the range's misses as rays.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, type Timeline } from '../../../src-main/api/contract';
+import type { Timeline } from '../../../src-main/api/contract';
 import { decodeFrame, encodeFrame } from '../../../src-main/api/wire';
 import { spinningLog } from '../../helpers/spinning-log';
-import { useAppServices } from '../../helpers/app-services';
+import { expectApiError, useAppServices } from '../../helpers/app-services';
 
 const app = useAppServices({ workers: 1, project: 'playback.thicket' });
 let logId: number;
@@ -24,12 +24,6 @@ beforeAll(async () => {
   [...runChunks.keys()].reverse().forEach((i) => store.runs.appendChunk(runId, i, runChunks[i]!));
   store.runs.finish(runId, { packets: 100, points: 400, hits: 320, misses: 80, durationS: 1, bounds: null });
 });
-
-async function apiError(p: Promise<unknown>): Promise<ApiError> {
-  const err = await p.then(() => null, (e: unknown) => e);
-  expect(err).toBeInstanceOf(ApiError);
-  return err as ApiError;
-}
 
 describe('logs.timeline / runs.timeline', () => {
   it('gives packet times, sweeps where the azimuth wraps, and a decimated trajectory', async () => {
@@ -65,9 +59,9 @@ describe('logs.timeline / runs.timeline', () => {
   });
 
   it('refuses unknown ids and bad requests', async () => {
-    expect((await apiError(app.services.dispatch('logs.timeline', { id: 999 }))).code).toBe('not_found');
-    expect((await apiError(app.services.dispatch('runs.timeline', { id: logId + runId + 10 }))).code).toBe('not_found');
-    expect((await apiError(app.services.dispatch('logs.timeline', { id: logId, maxPoses: 1 }))).code).toBe('invalid_request');
+    await expectApiError(app.services.dispatch('logs.timeline', { id: 999 }), 'not_found');
+    await expectApiError(app.services.dispatch('runs.timeline', { id: logId + runId + 10 }), 'not_found');
+    await expectApiError(app.services.dispatch('logs.timeline', { id: logId, maxPoses: 1 }), 'invalid_request');
   });
 });
 
@@ -107,9 +101,7 @@ describe('logs.cloud / runs.cloud over a packet range', () => {
   });
 
   it('refuses an empty or reversed range', async () => {
-    const e = await apiError(app.services.dispatch('logs.cloud', { id: logId, packets: { from: 5, to: 5 } }));
-    expect(e.code).toBe('invalid_request');
-    expect(e.message).toContain('packets');
-    expect((await apiError(app.services.dispatch('runs.cloud', { id: runId, packets: { from: -1, to: 5 } }))).code).toBe('invalid_request');
+    await expectApiError(app.services.dispatch('logs.cloud', { id: logId, packets: { from: 5, to: 5 } }), 'invalid_request', 'packets');
+    await expectApiError(app.services.dispatch('runs.cloud', { id: runId, packets: { from: -1, to: 5 } }), 'invalid_request');
   });
 });
