@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { PrimitiveInfo } from '../../src-main/api/contract';
 import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, expectProjectName, useAppSession } from '../helpers/app-session';
-import { runCli } from '../helpers/cli';
+import { runCliOk } from '../helpers/cli';
 
 const canvasAttr = (page: Page, testId: string, name: string) => page.getByTestId(testId).getAttribute(`data-${name}`);
 
@@ -23,9 +23,7 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: the primitive library and a com
   beforeAll(async () => {
     const { api } = session;
     const path = join(session.dir, 'library.thicket');
-    const r = runCli(['demo', '--project', path, '--small', '--json']);
-    expect(r.status, r.stderr).toBe(0);
-    demo = r.json as typeof demo;
+    demo = runCliOk(['demo', '--project', path, '--small', '--json']).json as typeof demo;
     await api.call('project.open', { path });
   }, 180_000);
 
