@@ -8,6 +8,7 @@
  * each chunk's arrays as BLOBs; simulation writes the same shape. Chunks are cut at packet
  * boundaries so no packet spans two chunks.
  */
+import type { SensorProfile } from './sensor-profile';
 
 export const POSE_STRIDE = 7; // tx, ty, tz, qx, qy, qz, qw   (world <- sensor)
 export const RING_UNKNOWN = 0xffff;
@@ -42,8 +43,8 @@ export interface PacketChunk {
   /**
    * Set on a capture's chunk as stored: the packets' raw payloads, from which the rays are
    * rebuilt on read (src-worker/formats/packed-rays.ts). The ray arrays are then empty; rayStart and
-   * rayCount still say how many rays each packet decodes to. Readers outside the store never
-   * see a packed chunk: the store unpacks it.
+   * rayCount still say how many rays each packet decodes to. Worker code that reads stored
+   * chunks passes them through withRays first.
    */
   packed?: PackedRays;
 }
@@ -58,6 +59,13 @@ export const PACKED_STRIDE: Record<PackedCodec, number> = { velodyne: 1206 };
 export interface PackedRays {
   codec: PackedCodec;
   bytes: Uint8Array<ArrayBuffer>;
+  /**
+   * Set on a stored chunk as the store reads it: the profile the log was imported with, which
+   * decodes the payloads, and where the chunk is (for errors). The store does not decode: the
+   * worker that reads the chunk rebuilds its rays (src-worker/formats/packed-rays.ts, withRays),
+   * so a capture's ten-fold expansion never happens on the host thread.
+   */
+  decoder?: { profile: SensorProfile; origin: string };
 }
 
 /** Array-valued fields of a chunk, in a fixed order (used by the store and transfer lists). */

@@ -11,10 +11,11 @@ import type { TransientResult } from '../jobs/job-runner';
 import type { TaskName } from '../../src-worker/tasks/registry';
 import type { ProjectSession } from './project-session';
 
-/** Every ArrayBuffer behind a chunk's arrays (fresh ones from the store: transferable). */
+/** Every ArrayBuffer behind a chunk's arrays and packed payloads (fresh ones from the store: transferable). */
 function buffersOf(chunk: object): ArrayBuffer[] {
   const out = new Set<ArrayBuffer>();
-  for (const v of Object.values(chunk)) if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer) out.add(v.buffer);
+  const packed = (chunk as { packed?: { bytes?: unknown } }).packed;
+  for (const v of [...Object.values(chunk), packed?.bytes]) if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer) out.add(v.buffer);
   return [...out];
 }
 

@@ -1,6 +1,7 @@
 /**
  * Exports a drive log or a run (same shape) to PCD, PLY, LAS, a KITTI folder or MCAP, as a
- * job: the store's chunks go to a worker (transferred), which encodes and writes the file. The
+ * job: the store's chunks go to a worker (transferred; a capture's still packed), which decodes,
+ * encodes and writes the file. The
  * output's folder must exist; an existing file is replaced only when it is not a project.
  */
 import { existsSync, statSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { chunkBuffers } from '../../src-common/packets';
 import type { ExportLogInput } from '../../src-worker/tasks/export-log';
 import type { ServiceContext } from './service-context';
 import { formatCatalogue } from './format-catalogue';
+import { readInTurns } from './chunk-server';
 
 export async function startExport(ctx: ServiceContext, req: ParsedRequest<'export.start'>): Promise<RunningJob> {
   const session = ctx.requireSession();
@@ -23,7 +25,8 @@ export async function startExport(ctx: ServiceContext, req: ParsedRequest<'expor
   if (req.path.endsWith('.thicket') || (!folder && existsSync(req.path) && statSync(req.path).isDirectory())) {
     throw new ApiError('bad_input', `${req.path}: choose a ${req.format.toUpperCase()} file name, not a folder or a project`);
   }
-  const chunks = [...(kind === 'log' ? session.store.logs.chunks(id) : session.store.runs.chunks(id))];
+  // A chunk per turn of the event loop: a long log's reads never block the host at once.
+  const chunks = await readInTurns(kind === 'log' ? session.store.logs.chunks(id) : session.store.runs.chunks(id));
   const input: ExportLogInput = { chunks, format: req.format, out: req.path, name: info.name };
   return session.runner.submit({
     kind: 'export',

@@ -6,7 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { ApiError } from '../api/contract';
-import { CHUNK_ARRAY_FIELDS, POSE_STRIDE, type ChunkArrayField, type PacketChunk, PACKED_STRIDE } from '../../src-common/packets';
+import { CHUNK_ARRAY_FIELDS, POSE_STRIDE, type ChunkArrayField, type PacketChunk, type PackedRays, PACKED_STRIDE } from '../../src-common/packets';
 import { dtypeOrNull, fromBlob, toBlob, type Dtype } from './typed-blobs';
 
 /** Allow-listed chunk tables and their owner column (names are interpolated into SQL). */
@@ -46,8 +46,11 @@ export type ChunkMeta = Pick<PacketChunk, 'packetStart' | 'packetCount' | 'rayCo
 
 type ChunkRow = { packet_start: number; packet_count: number; ray_count: number; packed_codec?: string | null; packed?: Buffer | null } & Record<string, Buffer>;
 
-/** Rebuilds the rays of a packed chunk (the owner knows the profile that decodes them). */
-export type Unpack = (chunk: PacketChunk, ownerId: number, seq: number) => PacketChunk;
+/**
+ * What decodes a packed chunk of an owner (the owner knows the profile it was imported with), and
+ * where the chunk is. The store attaches it to the chunk; the worker that reads the chunk decodes.
+ */
+export type PackedDecoder = (ownerId: number, seq: number) => NonNullable<PackedRays['decoder']>;
 
 /** Throws bad_input unless the chunk's arrays have the types and lengths its counts imply. */
 export function validateChunk(chunk: PacketChunk, where: string): void {
@@ -101,13 +104,13 @@ export class ChunkTable {
   private readonly metaStmt: Database.Statement<[number, number], ChunkRow>;
 
   /**
-   * `unpack` is given for tables that hold packed chunks (log_chunks): their rows carry the
-   * packed_codec and packed columns, and reads rebuild the rays through it.
+   * `decoder` is given for tables that hold packed chunks (log_chunks): their rows carry the
+   * packed_codec and packed columns, and reads attach what decodes them.
    */
-  constructor(db: Database.Database, table: ChunkTableName, private readonly unpack: Unpack | null = null) {
+  constructor(db: Database.Database, table: ChunkTableName, private readonly decoder: PackedDecoder | null = null) {
     const owner = CHUNK_TABLES[table];
     if (owner === undefined) throw new Error(`not a chunk table: ${String(table)}`);
-    const cols = [...CHUNK_ARRAY_FIELDS.map((f) => COLUMNS[f]), ...(unpack ? ['packed_codec', 'packed'] : [])];
+    const cols = [...CHUNK_ARRAY_FIELDS.map((f) => COLUMNS[f]), ...(decoder ? ['packed_codec', 'packed'] : [])];
     this.insertStmt = db.prepare<unknown[]>(
       `INSERT INTO ${table} (${owner}, seq, packet_start, packet_count, ray_count, ${cols.join(', ')})
        VALUES (${Array(5 + cols.length).fill('?').join(', ')})`,
@@ -123,7 +126,7 @@ export class ChunkTable {
         `SELECT seq FROM ${table} WHERE ${owner} = ? AND packet_start < ? AND packet_start + packet_count > ? ORDER BY packet_start`,
       )
       .pluck();
-    const meta = [...(['packetTime', 'packetPose', 'rayStart', 'rayDir'] as const).map((f) => COLUMNS[f]), ...(unpack ? ['packed_codec', 'packed'] : [])];
+    const meta = [...(['packetTime', 'packetPose', 'rayStart', 'rayDir'] as const).map((f) => COLUMNS[f]), ...(decoder ? ['packed_codec', 'packed'] : [])];
     this.metaStmt = db.prepare<[number, number], ChunkRow>(
       `SELECT packet_start, packet_count, ray_count, ${meta.join(', ')} FROM ${table} WHERE ${owner} = ? AND seq = ?`,
     );
@@ -138,7 +141,7 @@ export class ChunkTable {
       chunk.packetCount,
       chunk.rayCount,
       ...CHUNK_ARRAY_FIELDS.map((f) => toBlob(chunk[f])),
-      ...(this.unpack ? [chunk.packed?.codec ?? null, chunk.packed ? toBlob(chunk.packed.bytes) : null] : []),
+      ...(this.decoder ? [chunk.packed?.codec ?? null, chunk.packed ? toBlob(chunk.packed.bytes) : null] : []),
     );
   }
 
@@ -163,14 +166,14 @@ export class ChunkTable {
       rayObject: fromBlob(blob('rayObject'), CHUNK_DTYPES.rayObject, `${where} rayObject`),
       rayClass: fromBlob(blob('rayClass'), CHUNK_DTYPES.rayClass, `${where} rayClass`),
     };
-    return this.unpacked(chunk, row, ownerId, seq);
+    return this.withDecoder(chunk, row, ownerId, seq);
   }
 
-  /** A packed row's chunk with its rays rebuilt; other rows as they are. */
-  private unpacked(chunk: PacketChunk, row: ChunkRow, ownerId: number, seq: number): PacketChunk {
-    if (!this.unpack || !row.packed || !row.packed_codec) return chunk;
-    const packed = fromBlob(row.packed, 'u8', `chunk ${seq} packed`);
-    return this.unpack({ ...chunk, packed: { codec: row.packed_codec as 'velodyne', bytes: packed } }, ownerId, seq);
+  /** A packed row's chunk with its payloads and their decoder; other rows as they are. */
+  private withDecoder(chunk: PacketChunk, row: ChunkRow, ownerId: number, seq: number): PacketChunk {
+    if (!this.decoder || !row.packed || !row.packed_codec) return chunk;
+    const bytes = fromBlob(row.packed, 'u8', `chunk ${seq} packed`);
+    return { ...chunk, packed: { codec: row.packed_codec as PackedRays['codec'], bytes, decoder: this.decoder(ownerId, seq) } };
   }
 
   /**
@@ -200,7 +203,7 @@ export class ChunkTable {
       if (!row) continue;
       const blob = (f: ChunkArrayField): Buffer => row[COLUMNS[f]]!;
       if (row.packed) {
-        // Directions of a packed chunk exist only decoded.
+        // Directions of a packed chunk exist only decoded: the reader gets the payloads.
         const full = this.read(ownerId, seq);
         if (full) yield full;
         continue;

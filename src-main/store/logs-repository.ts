@@ -6,7 +6,6 @@
  * so a half-imported log is never shown; a failed or cancelled import is discarded, and
  * one cut off by a crash is discarded by ProjectStore.recover() on the next open.
  */
-import { unpackChunk } from '../../src-worker/formats/packed-rays';
 import type { SensorProfile } from '../../src-common/sensor-profile';
 import type Database from 'better-sqlite3';
 import { ApiError, type CloudTotals, type DriveLogInfo } from '../api/contract';
@@ -84,7 +83,7 @@ export class LogsRepository extends EntityRows<LogRow, DriveLogInfo> {
     // A log being imported is not yet a log: lists, gets and deletes see only ready ones (an
     // import in progress is cancelled through its job instead).
     super(db, { table: 'drive_logs', columns: INFO_COLUMNS, visible: "status = 'ready'" }, toInfo);
-    this.chunkTable = new ChunkTable(db, 'log_chunks', (chunk, logId, seq) => unpackChunk(chunk, this.decodeProfile(logId), `drive log ${logId} chunk ${seq}`));
+    this.chunkTable = new ChunkTable(db, 'log_chunks', (logId, seq) => ({ profile: this.decodeProfile(logId), origin: `drive log ${logId} chunk ${seq}` }));
     this.stmts = {
       decodeProfile: db.prepare<[number], string | null>(`SELECT decode_profile FROM drive_logs WHERE id = ?`).pluck(),
       setDecodeProfile: db.prepare<[string, number]>(`UPDATE drive_logs SET decode_profile = ? WHERE id = ?`),

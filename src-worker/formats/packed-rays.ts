@@ -70,6 +70,15 @@ export class PackedChunkBuilder {
 }
 
 /**
+ * A stored chunk as its reader needs it: a packed chunk's rays rebuilt with the decoder the store
+ * attached (the profile the log was imported with); any other chunk as it is.
+ */
+export function withRays<C extends PacketChunk>(chunk: C): C {
+  const d = chunk.packed?.decoder;
+  return d ? (unpackChunk(chunk, d.profile, d.origin) as C) : chunk;
+}
+
+/**
  * The chunk with its rays rebuilt from the packed payloads by `profile` (the one the log was
  * imported with). Throws when a packet no longer decodes to the stored number of rays: the
  * chunk or the profile was changed behind Thicket's back.

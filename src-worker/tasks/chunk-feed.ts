@@ -6,6 +6,8 @@
  * chunk is asked ahead, so the host's read of the next overlaps the work on this one.
  */
 import type { MessagePort } from 'node:worker_threads';
+import type { PacketChunk } from '../../src-common/packets';
+import { withRays } from '../formats/packed-rays';
 
 /** What the host answers to each ask ('next'): a chunk, null after the last, or why it could not read. */
 export type FeedAnswer<C> = { chunk: C | null } | { error: string };
@@ -34,7 +36,8 @@ export async function* feedChunks<C>(port: MessagePort): AsyncGenerator<C, void,
       if ('error' in m) throw new Error(m.error);
       if (m.chunk === null) return;
       port.postMessage('next');
-      yield m.chunk;
+      // A stored capture's chunk arrives packed: its rays are rebuilt here, not on the host.
+      yield (m.chunk as Partial<PacketChunk>).packed ? (withRays(m.chunk as unknown as PacketChunk) as unknown as C) : m.chunk;
     }
   } finally {
     closeFeed(port);

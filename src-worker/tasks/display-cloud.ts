@@ -8,6 +8,7 @@ import type { TaskContext } from './task-context';
 import { POSE_STRIDE, type PacketChunk } from '../../src-common/packets';
 import { BoundsAccumulator } from '../geometry/bounds';
 import { transformPoint } from '../geometry/pose';
+import { withRays } from '../formats/packed-rays';
 
 export interface DisplayCloudInput {
   chunks: PacketChunk[];
@@ -62,7 +63,8 @@ function countRays(chunks: PacketChunk[], range: DisplayCloudInput['packets']): 
 /** Keep item i of `total` when (i·n) mod total < n: exactly n, evenly spread, the first always kept. */
 const keep = (i: number, n: number, total: number) => (i * n) % total < n;
 
-export function buildDisplayCloud(input: DisplayCloudInput, ctx?: TaskContext): DisplayCloud {
+export function buildDisplayCloud(stored: DisplayCloudInput, ctx?: TaskContext): DisplayCloud {
+  const input = { ...stored, chunks: stored.chunks.map(withRays) };
   const range = input.packets ?? null;
   const counts = countRays(input.chunks, range);
   const total = counts.hits;

@@ -16,6 +16,7 @@ import type { MessagePort, Transferable } from 'node:worker_threads';
 import type { TaskContext } from './task-context';
 import type { PacketChunk } from '../../src-common/packets';
 import { ObservationEvaluator } from '../evaluate/observation-metrics';
+import { withRays } from '../formats/packed-rays';
 import type { EvaluationOptions } from '../../src-common/evaluation-options';
 import { type ObservationMetrics, PER_PACKET_FIELDS } from '../../src-common/metrics';
 
@@ -79,12 +80,13 @@ class ChunkFeed {
       const side = m.side;
       this.asked[side]--;
       if ('error' in m) return this.fail(new Error(m.error));
+      const chunk = m.chunk && withRays(m.chunk);
       const w = this.waiting[side];
       if (w) {
         this.waiting[side] = null;
-        w.resolve(m.chunk);
+        w.resolve(chunk);
       } else {
-        this.ready[side].push(m.chunk);
+        this.ready[side].push(chunk);
       }
     });
     port.on('close', () => this.fail(new Error('the host closed the evaluation feed')));

@@ -9,6 +9,7 @@ import type { TaskContext } from './task-context';
 import type { PacketChunk } from '../../src-common/packets';
 import type { ExportFormat } from '../../src-common/formats';
 import { exportFormat } from '../formats/registry';
+import { withRays } from '../formats/packed-rays';
 import type { ExportCounts, ExportOutput } from '../formats/log-format';
 
 export interface ExportLogInput {
@@ -28,7 +29,7 @@ export interface ExportSummary extends ExportCounts {
 export async function exportLog(input: ExportLogInput, ctx: TaskContext): Promise<ExportSummary> {
   ctx.progress(0, 'exporting', true);
   const { format, out } = input;
-  const counts = await exportFormat(format).write(input.chunks, fileOutput(out), ctx);
+  const counts = await exportFormat(format).write(input.chunks.map(withRays), fileOutput(out), ctx);
   return { format, out, ...counts };
 }
 
