@@ -35,13 +35,13 @@ import type { LogArraysInput, LogArraysOutput } from '../../src-worker/tasks/log
 import type { ModelSceneInput, ModelSceneOutput } from '../../src-worker/tasks/model-scene';
 import type { TuneModelInput, tuneModelTask } from '../../src-worker/tasks/tune-model';
 import { transferList } from '../../src-worker/tasks/shared-memory';
+import type { SceneData } from '../../src-common/scene-data';
 
 type FitParams = FinishFitInput['params'];
 type FitLogChunk = Extract<FitModelInput, { stage: 'replay' }>['chunks'][number];
 type ReplayCounts = FinishFitInput['batches'][number];
 type TuneResult = ReturnType<typeof tuneModelTask>;
 type BoxParameter = TuneModelInput['boxes'][number];
-type SceneData = Extract<ModelSceneOutput, { data: unknown }>['data'];
 
 /** What fitting reads of a chunk (src-worker/fit/log-input.ts): 16 bytes a ray. */
 const FIT_FIELDS = ['packetStart', 'packetCount', 'rayCount', 'packetPose', 'rayStart', 'rayDir', 'rayRange'] as const;

@@ -18,8 +18,8 @@ import type { ProjectSession } from './project-session';
 import { buildTrajectory, type Trajectory } from './trajectories';
 import { resolveProfileForUse } from './profiles-service';
 import { neighbourSource } from './neighbour-source';
+import type { SceneData } from '../../src-common/scene-data';
 
-type SceneData = NonNullable<SimulateBatchInput['scene']>;
 type NeighbourSource = NonNullable<SimulateBatchInput['neighbour']>;
 
 /**

@@ -18,8 +18,8 @@ import type { ProjectSession } from './project-session';
 import { resolveProfileForUse } from './profiles-service';
 import { shareScene } from './scene-store';
 import { resolveStudyLayout } from './study-layout';
+import type { SceneData } from '../../src-common/scene-data';
 
-type SceneData = StudyRunInput['scene'];
 type StudyRunSpec = StudyRunInput['spec'];
 type TruthObject = NonNullable<StudyRunInput['objects']>[number];
 

@@ -9,7 +9,7 @@
  * only the ground triangles (as surfaces); the ray replay of fitting takes all three at once.
  */
 import { SceneBuilder } from '../scene/scene-builder';
-import type { SceneData } from '../scene/scene-data';
+import type { SceneData } from '../../src-common/scene-data';
 import { ElementKind } from '../scene/scene-query';
 import { SiteClass } from '../../src-common/classes';
 import type { ModelArrays, ModelScalars } from '../../src-common/fitted-model';

@@ -9,7 +9,8 @@
  * Nodes no ground triangle covers take the height of the nearest covered node (breadth-first
  * over the node grid); a scene without ground gets a flat field at z = 0.
  */
-import { INST_FLOATS, INST_INTS, InstInt, PRIM_INTS, PrimInt, type SceneData } from '../scene/scene-data';
+import { INST_FLOATS, INST_INTS, InstInt, PRIM_INTS, PrimInt } from '../scene/scene-data';
+import { type SceneData } from '../../src-common/scene-data';
 import { ElementKind } from '../scene/scene-query';
 import { SiteClass } from '../../src-common/classes';
 

@@ -14,7 +14,8 @@
  *   OTHER           anything else: taller vegetation, a tree's crown, a rock, a log …
  * A false obstacle is a lethal cell whose flags are LOW_VEGETATION alone.
  */
-import { INST_FLOATS, INST_INTS, InstInt, PRIM_FLOATS, PRIM_INTS, PrimInt, type SceneData } from '../scene/scene-data';
+import { INST_FLOATS, INST_INTS, InstInt, PRIM_FLOATS, PRIM_INTS, PrimInt } from '../scene/scene-data';
+import { type SceneData } from '../../src-common/scene-data';
 import { ElementKind } from '../scene/scene-query';
 import { SiteClass } from '../../src-common/classes';
 import { UNKNOWN, type CostGrid } from './cost-grid';

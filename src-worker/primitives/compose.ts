@@ -15,7 +15,7 @@
  * voxel = voxel Gaussians (the ground's too), mesh and physics = triangles (the ground as a surface).
  */
 import { SceneBuilder } from '../scene/scene-builder';
-import type { SceneData } from '../scene/scene-data';
+import type { SceneData } from '../../src-common/scene-data';
 import { SiteClass, referenceClassName } from '../../src-common/classes';
 import type { AnnotationBox, Pose7 } from '../site/reference-annotations';
 import { groundVoxels, type ComposeGround } from './compose-ground';

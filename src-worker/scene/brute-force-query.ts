@@ -8,7 +8,8 @@
  * traverse() visits elements sorted by t (ties: instance, then element index).
  */
 import { rayGaussian, rayTriangle } from '../geometry/ray-primitives';
-import { GAUSS_STRIDE, INST_INTS, PRIM_FLOATS, PRIM_INTS, PrimFloat, type SceneData } from './scene-data';
+import { GAUSS_STRIDE, INST_INTS, PRIM_FLOATS, PRIM_INTS, PrimFloat } from './scene-data';
+import { type SceneData } from '../../src-common/scene-data';
 import { ElementKind, type ElementHit, type SceneQuery, type SurfaceHit } from './scene-query';
 import { fillElementHit, newSceneElementHit } from './element-hit';
 import { fillSurfaceHit, instanceRay } from './instance-frame';

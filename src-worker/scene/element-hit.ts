@@ -3,7 +3,8 @@
  * from), and filling it from what a walk measured — one way for the kernel, the reference walk
  * and the brute-force oracle.
  */
-import { GAUSS_STRIDE, INST_INTS, PRIM_FLOATS, PRIM_INTS, PrimFloat, type SceneData } from './scene-data';
+import { GAUSS_STRIDE, INST_INTS, PRIM_FLOATS, PRIM_INTS, PrimFloat } from './scene-data';
+import { type SceneData } from '../../src-common/scene-data';
 import { ElementKind, type ElementHit } from './scene-query';
 import { worldGaussian } from './instance-frame';
 

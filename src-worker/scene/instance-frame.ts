@@ -6,9 +6,8 @@
  * ray-closest.c fill_hit), so both give the same bits.
  */
 import { cholesky3 } from '../geometry/ray-primitives';
-import {
-  GAUSS_STRIDE, INST_FLOATS, INST_IDENTITY_ROTATION, INST_INTS, PRIM_FLOATS, PRIM_INTS, PrimFloat, type SceneData,
-} from './scene-data';
+import { GAUSS_STRIDE, INST_FLOATS, INST_IDENTITY_ROTATION, INST_INTS, PRIM_FLOATS, PRIM_INTS, PrimFloat } from './scene-data';
+import { type SceneData } from '../../src-common/scene-data';
 import { ElementKind, type SurfaceHit } from './scene-query';
 
 /** Scratch for a normal (one thread runs one walk at a time). */

@@ -25,7 +25,8 @@
  */
 import { rayGaussian, RaySlabs, rayTriangle, slabEntry } from '../geometry/ray-primitives';
 import { instanceRay } from './instance-frame';
-import { GAUSS_STRIDE, INST_INTS, PRIM_FLOATS, PRIM_INTS, PrimFloat, PrimInt, type SceneData } from './scene-data';
+import { GAUSS_STRIDE, INST_INTS, PRIM_FLOATS, PRIM_INTS, PrimFloat, PrimInt } from './scene-data';
+import { type SceneData } from '../../src-common/scene-data';
 import { ElementKind } from './scene-query';
 
 /** How a walk hands elements to its visitor: nearest first (it may stop), or all in no order. */

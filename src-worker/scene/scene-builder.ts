@@ -16,9 +16,8 @@ import { float32Down, float32Up } from '../geometry/bounds';
 import { poseRotationMatrix } from '../geometry/pose';
 import { cholesky3, precisionFromCholesky } from '../geometry/ray-primitives';
 import { ElementKind } from './scene-query';
-import {
-  GAUSS_STRIDE, INST_FLOATS, INST_IDENTITY_ROTATION, INST_INTS, PRIM_FLOATS, PRIM_INTS, PrimFloat, type SceneData,
-} from './scene-data';
+import { GAUSS_STRIDE, INST_FLOATS, INST_IDENTITY_ROTATION, INST_INTS, PRIM_FLOATS, PRIM_INTS, PrimFloat } from './scene-data';
+import { type SceneData } from '../../src-common/scene-data';
 
 export interface SceneBuildOptions {
   /** Put every array in a SharedArrayBuffer (to hand the scene to workers without copying). */

@@ -25,7 +25,8 @@
  * Rays must have unit directions for t to be metres (the transforms are rigid, so t is the
  * same in every frame). Creating a query is cheap; cache one per scene per worker.
  */
-import { INST_INTS, type SceneData } from './scene-data';
+import { INST_INTS } from './scene-data';
+import { type SceneData } from '../../src-common/scene-data';
 import type { ElementHit, SceneQuery, SurfaceHit } from './scene-query';
 import { fillElementHit, newSceneElementHit, type SceneElementHit } from './element-hit';
 import { fillSurfaceHit } from './instance-frame';

@@ -44,7 +44,8 @@
  * instance per leaf, so a leaf's box is the instance's world box).
  */
 import { ElementKind } from './scene-query';
-import type { KernelScene } from './kernel/kernel-scene';
+import type { SceneData } from '../../src-common/scene-data';
+
 
 export const PRIM_INTS = 5;
 export const PRIM_FLOATS = 8;
@@ -57,47 +58,6 @@ export const INST_FLOATS = 12;
 export const InstInt = { primitive: 0, objectId: 1, classId: 2, flags: 3 } as const;
 export const INST_IDENTITY_ROTATION = 1;
 
-export interface SceneData {
-  format: 'thicket-scene/1';
-  primitiveCount: number;
-  triangleCount: number;
-  gaussianCount: number;
-  nodeCount: number;
-  instanceCount: number;
-  primInts: Int32Array;
-  primFloats: Float64Array;
-  triVerts: Float32Array;
-  triValues: Float32Array;
-  triSource: Int32Array;
-  gauss: Float64Array;
-  gaussSource: Int32Array;
-  nodeBounds: Float32Array;
-  nodeLinks: Int32Array;
-  instInts: Int32Array;
-  instXform: Float64Array;
-  tlasRefs: Int32Array;
-  rootAll: number;
-  rootSurface: number;
-  /** World bounds of every instance: minx, miny, minz, maxx, maxy, maxz (empty scene: zeros). */
-  bounds: Float64Array;
-  mahalanobisThreshold: number;
-  voxelTau: number;
-  /** Wall-clock milliseconds the build took (all BVHs, copies included). */
-  buildMs: number;
-  /**
-   * Identifies this build wherever the object travels: every structured clone of a SceneData (each
-   * task posted to a worker) is a new object, even over the same SharedArrayBuffers, so per-thread
-   * caches of derived structures (the ray kernel's copy) key on this. Random, never reused.
-   * Absent in scenes from before it existed; caches then key on the object.
-   */
-  uid?: number;
-  /**
-   * The scene laid out for the WebAssembly ray kernel in a shared memory (kernel/kernel-scene.ts),
-   * attached by the thread that shares the scene with workers (scene-store.ts shareScene) so that
-   * every worker casts over one copy. Never stored; absent, each thread lays one out for itself.
-   */
-  kernel?: KernelScene;
-}
 
 const ARRAY_KEYS = ['primInts', 'primFloats', 'triVerts', 'triValues', 'triSource', 'gauss', 'gaussSource', 'nodeBounds', 'nodeLinks', 'instInts', 'instXform', 'tlasRefs', 'bounds'] as const;
 

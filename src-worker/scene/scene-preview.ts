@@ -12,7 +12,8 @@
  * Positions are relative to `centre` (the scene bounds' centre, in float64 here) before they go
  * to float32, so scenes in map coordinates keep centimetres in the view.
  */
-import { GAUSS_STRIDE, GaussField, INST_FLOATS, INST_INTS, InstInt, PRIM_INTS, PrimInt, type SceneData } from './scene-data';
+import { GAUSS_STRIDE, GaussField, INST_FLOATS, INST_INTS, InstInt, PRIM_INTS, PrimInt } from './scene-data';
+import { type SceneData } from '../../src-common/scene-data';
 import { ElementKind } from './scene-query';
 
 export const PREVIEW_MAX_TRIANGLES = 300_000;

@@ -28,7 +28,7 @@
  */
 import { RandomStream } from '../random/stream';
 import { SceneBuilder } from '../scene/scene-builder';
-import type { SceneData } from '../scene/scene-data';
+import type { SceneData } from '../../src-common/scene-data';
 import { SiteClass } from '../../src-common/classes';
 import { MeshWriter } from './mesh-writer';
 

@@ -19,7 +19,8 @@
  */
 import { RandomStream } from '../random/stream';
 import { SceneBuilder } from '../scene/scene-builder';
-import { sceneStats, type SceneData, type SceneStats } from '../scene/scene-data';
+import { sceneStats, type SceneStats } from '../scene/scene-data';
+import { type SceneData } from '../../src-common/scene-data';
 import { SiteClass } from '../../src-common/classes';
 import { buildTerrain, type Terrain } from './terrain';
 import {

@@ -9,7 +9,8 @@
  * A box is {center, size [l, w, h], yaw}: l along the yaw direction, w across it, h vertical.
  */
 import { poseRotationMatrix, yawQuaternion } from '../geometry/pose';
-import { INST_INTS, PRIM_INTS, PrimInt, type SceneData } from '../scene/scene-data';
+import { INST_INTS, PRIM_INTS, PrimInt } from '../scene/scene-data';
+import { type SceneData } from '../../src-common/scene-data';
 import { ElementKind } from '../scene/scene-query';
 
 export type Vec3 = [number, number, number];

@@ -22,7 +22,8 @@
  */
 import { RandomStream } from '../random/stream';
 import { SceneBuilder } from '../scene/scene-builder';
-import { sceneStats, type SceneData, type SceneStats } from '../scene/scene-data';
+import { sceneStats, type SceneStats } from '../scene/scene-data';
+import { type SceneData } from '../../src-common/scene-data';
 import { buildTerrain, type Terrain } from './terrain';
 import { trailPoses, type Pose7 } from './offroad';
 import { ReferenceClass, SHRUB_CLASSES, TREE_CLASSES, referenceClassName } from '../../src-common/classes';

@@ -20,7 +20,8 @@ import { buildOffroadBenchScene } from '../site/offroad';
 import { createSceneQuery } from '../scene/scene-bvh';
 import { layoutKernelScene } from '../scene/kernel/kernel-scene';
 import { SceneBuilder } from '../scene/scene-builder';
-import { flattenSceneTriangles, sceneMemoryBytes, sceneStats, type SceneData } from '../scene/scene-data';
+import { flattenSceneTriangles, sceneMemoryBytes, sceneStats } from '../scene/scene-data';
+import { type SceneData } from '../../src-common/scene-data';
 import { newSurfaceHit } from '../scene/scene-query';
 import type { TaskContext } from './task-context';
 

@@ -6,7 +6,7 @@
  */
 import type { TaskContext } from './task-context';
 import type { ModelArrays } from '../../src-common/fitted-model';
-import type { SceneData } from '../scene/scene-data';
+import type { SceneData } from '../../src-common/scene-data';
 import {
   composeScene,
   groundFromHeightGrid,

@@ -5,7 +5,7 @@
  *  - cylinder-stand, rod-bench: the validation fixtures of seed 003 §3.4
  */
 import type { TaskContext } from './task-context';
-import type { SceneData } from '../scene/scene-data';
+import type { SceneData } from '../../src-common/scene-data';
 import { sceneStats } from '../scene/scene-data';
 import { buildOffroadBenchScene, buildComposedHybridScene } from '../site/offroad';
 import { buildCylinderStand, buildRodBench } from '../site/fixtures';

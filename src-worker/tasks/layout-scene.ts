@@ -5,7 +5,7 @@
  * and posting the scene back to the host and on to the batches copies nothing.
  */
 import type { TaskContext } from './task-context';
-import type { SceneData } from '../scene/scene-data';
+import type { SceneData } from '../../src-common/scene-data';
 import { layoutKernelScene } from '../scene/kernel/kernel-scene';
 import { toShared } from './shared-memory';
 

@@ -5,7 +5,7 @@
  * and mesh modes — with the sensor's trail as the scene's, so `--trail` drives the logged path again.
  */
 import type { TaskContext } from './task-context';
-import type { SceneData } from '../scene/scene-data';
+import type { SceneData } from '../../src-common/scene-data';
 import type { SceneSimulationMode } from '../../src-common/modes';
 import { POSE_STRIDE } from '../../src-common/packets';
 import type { ModelArrays } from '../../src-common/fitted-model';

@@ -5,7 +5,7 @@
  * back through the port (output 'preview').
  */
 import type { TaskContext } from './task-context';
-import type { SceneData } from '../scene/scene-data';
+import type { SceneData } from '../../src-common/scene-data';
 import { scenePreview, type ScenePreviewOptions } from '../scene/scene-preview';
 import { transferList } from './shared-memory';
 

@@ -5,7 +5,7 @@
  * the two drives' vehicle poses with the ids of the objects within sensor range of each.
  */
 import type { TaskContext } from './task-context';
-import type { SceneData } from '../scene/scene-data';
+import type { SceneData } from '../../src-common/scene-data';
 import { buildReferenceSite } from '../site/reference-site';
 import { objectsInRange, type ObjectAnnotation } from '../site/reference-annotations';
 import type { Pose7 } from '../site/offroad';

@@ -6,7 +6,7 @@
  * per worker, so later batches of the same run skip both.
  */
 import type { TaskContext } from './task-context';
-import type { SceneData } from '../scene/scene-data';
+import type { SceneData } from '../../src-common/scene-data';
 import { createSceneQuery, type BvhSceneQuery } from '../scene/scene-bvh';
 import type { SensorProfile } from '../../src-common/sensor-profile';
 import { revolutionPattern, packetRays, type ScanPattern } from '../sensors/scan-pattern';

@@ -6,7 +6,7 @@
  * final costmap as a PNG (the grid within 30 m of start, goal and route) go back through the port (transferred); the return value is the metrics.
  */
 import type { TaskContext } from './task-context';
-import type { SceneData } from '../scene/scene-data';
+import type { SceneData } from '../../src-common/scene-data';
 import { createSceneQuery, type BvhSceneQuery } from '../scene/scene-bvh';
 import type { SensorProfile } from '../../src-common/sensor-profile';
 import { groundFromScene, type GroundField } from '../plan/ground-height';

@@ -14,22 +14,13 @@
  * cannot read SceneData's SharedArrayBuffers; the layout is made once per scene (in the thread
  * that posts it to workers: scene-store.ts shareScene) and shared, not once per worker.
  */
-import { PRIM_FLOATS, PRIM_INTS, PrimFloat, type SceneData } from '../scene-data';
+import { PRIM_FLOATS, PRIM_INTS, PrimFloat } from '../scene-data';
+import type { KernelScene, SceneData } from '../../../src-common/scene-data';
+
 import { ElementKind } from '../scene-query';
 import { kernelModule, kernelStatics, MAX_PAGES, PAGE } from './kernel-module';
 import { collapseTree, innerNodeCount, WIDE_NODE_WORDS, type WideOut } from './wide-bvh';
 
-/** A scene in kernel memory (SceneData.kernel). */
-export interface KernelScene {
-  /** Shared memory holding the layout; every thread's kernel instance imports it. */
-  memory: WebAssembly.Memory;
-  /** Address of the Scene record (kernel.h) to pass to rk_init. */
-  record: number;
-  /** Bytes of the layout (shared by all threads). */
-  bytes: number;
-  /** Milliseconds the layout took. */
-  buildMs: number;
-}
 
 /** Byte offsets of each region, 16-aligned. */
 interface Layout {

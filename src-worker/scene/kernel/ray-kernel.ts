@@ -18,9 +18,9 @@
  * thread's instance grows that memory once by its own block (thread-local state, ≈ 1.1 MB with
  * the traversal heap, and a 64 KiB C stack).
  */
-import type { SceneData } from '../scene-data';
+import { type SceneData, type KernelScene } from '../../../src-common/scene-data';
 import { kernelImports, kernelModule, PAGE, type KernelExports, type KernelSink } from './kernel-module';
-import { layoutKernelScene, type KernelScene } from './kernel-scene';
+import { layoutKernelScene } from './kernel-scene';
 
 export { rayKernelAvailable } from './kernel-module';
 

@@ -5,7 +5,7 @@
  */
 import { SceneBuilder } from '../../../src-worker/scene/scene-builder';
 import { createSceneQuery } from '../../../src-worker/scene/scene-bvh';
-import type { SceneData } from '../../../src-worker/scene/scene-data';
+import type { SceneData } from '../../../src-common/scene-data';
 import { MeshWriter } from '../../../src-worker/site/mesh-writer';
 import { SiteClass } from '../../../src-common/classes';
 import { builtinProfile } from '../../../src-common/builtin-profiles';

@@ -9,7 +9,7 @@ import { createSceneQuery, newSceneElementHit } from '../../../src-worker/scene/
 import { newSurfaceHit, ElementKind } from '../../../src-worker/scene/scene-query';
 import { yawQuaternion } from '../../../src-worker/geometry/pose';
 import { ReferenceClass as C, SiteClass } from '../../../src-common/classes';
-import type { SceneData } from '../../../src-worker/scene/scene-data';
+import type { SceneData } from '../../../src-common/scene-data';
 
 /** A hybrid primitive: one ellipsoid at the middle of its box; voxels and a tetrahedron mesh too. */
 function prim(id: number, cls: number, extents: [number, number, number]): Primitive {

@@ -1,7 +1,7 @@
 /** Random scenes and rays for comparing the BVH query with the brute-force oracle. */
 import { RandomStream } from '../../../src-worker/random/stream';
 import { SceneBuilder } from '../../../src-worker/scene/scene-builder';
-import type { SceneData } from '../../../src-worker/scene/scene-data';
+import type { SceneData } from '../../../src-common/scene-data';
 
 export function randomTriangles(r: RandomStream, n: number, extent: number, size: number): Float32Array {
   const pos = new Float32Array(9 * n);

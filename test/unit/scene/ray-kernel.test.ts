@@ -8,7 +8,7 @@ import { collapseTree, WIDE_NODE_WORDS } from '../../../src-worker/scene/kernel/
 import { layoutKernelScene } from '../../../src-worker/scene/kernel/kernel-scene';
 import { newSurfaceHit } from '../../../src-worker/scene/scene-query';
 import { RandomStream } from '../../../src-worker/random/stream';
-import type { SceneData } from '../../../src-worker/scene/scene-data';
+import type { SceneData } from '../../../src-common/scene-data';
 import { randomPose, randomRays, randomScene, randomTriangles } from './random-scene';
 
 /**

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildReferenceSite, DRIVE_SPEED, type ReferenceSite } from '../../../src-worker/site/reference-site';
 import { ReferenceClass, THESIS_HEIGHT_M, referenceClassName } from '../../../src-common/classes';
 import { boxDistance, objectsInRange, orientedBox, placedTriangleLabels, yawPitchPose } from '../../../src-worker/site/reference-annotations';
-import { flattenSceneTriangles, INST_FLOATS, INST_INTS, PRIM_INTS, PrimInt, type SceneData } from '../../../src-worker/scene/scene-data';
+import { flattenSceneTriangles, INST_FLOATS, INST_INTS, PRIM_INTS, PrimInt } from '../../../src-worker/scene/scene-data';
+import { type SceneData } from '../../../src-common/scene-data';
 import { createSceneQuery } from '../../../src-worker/scene/scene-bvh';
 import { newSurfaceHit } from '../../../src-worker/scene/scene-query';
 

@@ -1,0 +1,60 @@
+/**
+ * A built scene as every layer holds it (docs/design.md, "Scenes and the ray kernel"): the whole
+ * two-level acceleration structure as a plain object of typed arrays and a few numbers, which the
+ * store keeps, the host shares with workers and the engine casts rays through. Its layout (record
+ * strides, field offsets) is documented, and read, in src-worker/scene/scene-data.ts.
+ */
+
+/** A scene in kernel memory (SceneData.kernel). */
+export interface KernelScene {
+  /** Shared memory holding the layout; every thread's kernel instance imports it. */
+  memory: WebAssembly.Memory;
+  /** Address of the Scene record (kernel.h) to pass to rk_init. */
+  record: number;
+  /** Bytes of the layout (shared by all threads). */
+  bytes: number;
+  /** Milliseconds the layout took. */
+  buildMs: number;
+}
+
+export interface SceneData {
+  format: 'thicket-scene/1';
+  primitiveCount: number;
+  triangleCount: number;
+  gaussianCount: number;
+  nodeCount: number;
+  instanceCount: number;
+  primInts: Int32Array;
+  primFloats: Float64Array;
+  triVerts: Float32Array;
+  triValues: Float32Array;
+  triSource: Int32Array;
+  gauss: Float64Array;
+  gaussSource: Int32Array;
+  nodeBounds: Float32Array;
+  nodeLinks: Int32Array;
+  instInts: Int32Array;
+  instXform: Float64Array;
+  tlasRefs: Int32Array;
+  rootAll: number;
+  rootSurface: number;
+  /** World bounds of every instance: minx, miny, minz, maxx, maxy, maxz (empty scene: zeros). */
+  bounds: Float64Array;
+  mahalanobisThreshold: number;
+  voxelTau: number;
+  /** Wall-clock milliseconds the build took (all BVHs, copies included). */
+  buildMs: number;
+  /**
+   * Identifies this build wherever the object travels: every structured clone of a SceneData (each
+   * task posted to a worker) is a new object, even over the same SharedArrayBuffers, so per-thread
+   * caches of derived structures (the ray kernel's copy) key on this. Random, never reused.
+   * Absent in scenes from before it existed; caches then key on the object.
+   */
+  uid?: number;
+  /**
+   * The scene laid out for the WebAssembly ray kernel in a shared memory (src-worker/scene/kernel/kernel-scene.ts),
+   * attached by the thread that shares the scene with workers (the layout-scene task) so that
+   * every worker casts over one copy. Never stored; absent, each thread lays one out for itself.
+   */
+  kernel?: KernelScene;
+}
