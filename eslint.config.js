@@ -4,7 +4,8 @@
 //   src-worker/   imports nothing of src-main or src-renderer; no electron/vue/babylon/sqlite;
 //                 Node I/O (fs, worker_threads, ...) only in src-worker/tasks/, which may also open
 //                 users' bag files (ROS 2 .db3) read-only with better-sqlite3 — never the project store
-//   src-main/     may import src-worker and src-common; never src-renderer; `electron` only in
+//   src-main/     may import src-common and, of src-worker, only the task entry points (tasks/);
+//                 never src-renderer; `electron` only in
 //                 src-main/electron/; better-sqlite3 (SQL) only in src-main/store/; src-main/api/ is
 //                 environment-neutral (zod and src-common only)
 //   src-renderer/ may import src-main/api/ (the contract and its wire codec) and src-common/; no Node modules
@@ -93,6 +94,7 @@ export default tseslint.config(
         { group: ['**/src-renderer/**'], message: 'src-main never imports the renderer.' },
         { group: ['vue', '@babylonjs/*', 'pinia'], message: 'src-main has no UI code.' },
         { group: ['better-sqlite3'], message: 'SQL lives only in src-main/store/.' },
+        { group: ['**/src-worker/**', '!**/src-worker/tasks', '!**/src-worker/tasks/**'], message: 'The host orchestrates: of the worker layer it imports only the task entry points (src-worker/tasks/: their inputs, outputs and call helpers); shared types and constants live in src-common/ (docs/design.md, "Layers").' },
       ],
       [{ name: 'electron', message: 'Only src-main/electron/ may import electron (docs/design.md, "Layers").' }],
     ),
@@ -100,13 +102,17 @@ export default tseslint.config(
   {
     files: ['src-main/store/**/*.ts'],
     rules: layer(
-      [{ group: ['**/src-renderer/**', 'vue', '@babylonjs/*', 'pinia'], message: 'The store is Node-only data access.' }],
+      [
+        { group: ['**/src-renderer/**', 'vue', '@babylonjs/*', 'pinia'], message: 'The store is Node-only data access.' },
+        { group: ['**/src-worker/**'], message: 'The store reads and writes rows: it imports nothing of the worker layer (the data model is in src-common/).' },
+      ],
       [{ name: 'electron', message: 'Only src-main/electron/ may import electron (docs/design.md, "Layers").' }],
     ),
   },
   {
     files: ['src-main/electron/**/*.ts'],
     rules: layer([
+        { group: ['**/src-worker/**', '!**/src-worker/tasks', '!**/src-worker/tasks/**'], message: 'The host orchestrates: of the worker layer it imports only the task entry points (src-worker/tasks/: their inputs, outputs and call helpers); shared types and constants live in src-common/ (docs/design.md, "Layers").' },
       { group: ['**/src-renderer/**', 'vue', '@babylonjs/*', 'pinia'], message: 'src-main never imports the renderer.' },
       { group: ['better-sqlite3'], message: 'SQL lives only in src-main/store/.' },
     ]),

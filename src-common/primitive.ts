@@ -13,6 +13,7 @@
  *   box     [−l/2, l/2] × [−w/2, w/2] × [0, h] for extents [l, w, h].
  * Elements may reach a little past the box (a Gaussian's spread, a leaf past the fitted box).
  */
+import { referenceClassName } from './classes';
 import type { ComposeMode } from './modes';
 
 /** Gaussians as the fitted model stores them: μ (3 each), Σ (6 each: xx, xy, xz, yy, yz, zz). */
@@ -102,4 +103,14 @@ export function checkPrimitive(p: Primitive): void {
   if (p.triangles && p.triangles.length % 9 !== 0) throw bad(`triangles has ${p.triangles.length} values (9 per triangle)`);
   if (p.reflectance && p.reflectance.length * 9 !== (p.triangles?.length ?? 0)) throw bad(`reflectance has ${p.reflectance.length} values for ${(p.triangles?.length ?? 0) / 9} triangles`);
   if (p.points && p.points.length % 3 !== 0) throw bad(`points has ${p.points.length} values (3 per point)`);
+}
+
+/** Primitives per class name. */
+export function countByClass(primitives: readonly Primitive[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of primitives) {
+    const name = referenceClassName(p.class);
+    out[name] = (out[name] ?? 0) + 1;
+  }
+  return out;
 }

@@ -20,10 +20,10 @@ import { readInTurns, runFed } from './chunk-server';
 import { transferList } from '../../src-worker/tasks/shared-memory';
 import type { LogArraysInput, LogArraysOutput } from '../../src-worker/tasks/log-arrays';
 import { FIT_PARAM_DEFAULTS } from '../../src-common/fit-params';
-import { type ExtractPrimitivesInput, type ExtractPrimitivesOutput, countByClass } from '../../src-worker/tasks/extract-primitives';
+import { type ExtractPrimitivesInput, type ExtractPrimitivesOutput } from '../../src-worker/tasks/extract-primitives';
+import { countByClass, type Primitive } from '../../src-common/primitive';
 import type { ComposeSceneInput, ComposeSceneOutput } from '../../src-worker/tasks/compose-scene';
 import type { MeshLibraryInput } from '../../src-worker/tasks/mesh-library';
-import type { Primitive } from '../../src-common/primitive';
 import { referenceClassName } from '../../src-common/classes';
 
 /** What extraction reads of a chunk: the rays' world points and their ground truth. */

@@ -21,7 +21,6 @@ import {
   type SegmentLogChunk,
 } from '../primitives';
 import type { Primitive } from '../../src-common/primitive';
-import { referenceClassName } from '../../src-common/classes';
 
 export interface ExtractPrimitivesInput {
   chunks: SegmentLogChunk[];
@@ -92,12 +91,3 @@ export function extractPrimitivesTask(input: ExtractPrimitivesInput, ctx: TaskCo
   };
 }
 
-/** Primitives per class name. */
-export function countByClass(primitives: readonly Primitive[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const p of primitives) {
-    const name = referenceClassName(p.class);
-    out[name] = (out[name] ?? 0) + 1;
-  }
-  return out;
-}
