@@ -12,6 +12,7 @@ import type { Piscina } from 'piscina';
 import type { JobInfo, JobState } from '../api/contract';
 import type { TaskName } from '../../src-worker/tasks/registry';
 import { CANCELLED_MESSAGE, type TaskMessage } from '../../src-worker/tasks/protocol';
+import { poolFor } from './lanes';
 
 /** The persistence the runner needs (the store's jobs repository). */
 export interface JobRecords {
@@ -78,7 +79,7 @@ export class JobRunner {
     private readonly pool: Piscina,
     private readonly records: JobRecords,
     private readonly emit: (job: JobInfo) => void,
-    private readonly opts: { progressIntervalMs?: number; cancelGraceMs?: number } = {},
+    private readonly opts: { progressIntervalMs?: number; cancelGraceMs?: number; interactive?: Piscina } = {},
   ) {}
 
   submit(spec: JobSpec): RunningJob {
@@ -142,7 +143,7 @@ export class JobRunner {
    * returns the task's output and the named outputs it streamed.
    */
   runTransient(task: TaskName, input: unknown, transfer: ArrayBuffer[] = []): Promise<TransientResult> {
-    return runTransient(this.pool, task, input, transfer);
+    return runTransient(poolFor({ jobs: this.pool, interactive: this.opts.interactive }, task), task, input, transfer);
   }
 
   private async execute(job: JobInfo, spec: JobSpec, live: Live): Promise<JobInfo> {

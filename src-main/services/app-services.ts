@@ -18,7 +18,8 @@ import {
   type ParsedRequest,
   type Response,
 } from '../api/contract';
-import { createPool, defaultWorkerCount } from '../jobs/pool';
+import { createInteractivePool, createPool, defaultWorkerCount } from '../jobs/pool';
+import type { WorkerPools } from '../jobs/lanes';
 import { SCHEMA_VERSION } from '../store';
 import { EventBus } from './event-bus';
 import { RecentProjects } from './recent-projects';
@@ -46,6 +47,7 @@ export class AppServices implements ApiHost, ServiceContext {
   readonly events = new EventBus();
   readonly recent: RecentProjects;
   readonly pool: Piscina;
+  readonly pools: WorkerPools;
   readonly options: Required<AppServicesOptions> & { defaultProjectDir: string };
   session: ProjectSession | null = null;
   private readonly handlers: Handlers;
@@ -58,6 +60,7 @@ export class AppServices implements ApiHost, ServiceContext {
     this.options = { shell: opts.shell, homeDir, workers: opts.workers ?? defaultWorkerCount(), defaultProjectDir };
     this.recent = new RecentProjects(homeDir);
     this.pool = createPool(this.options.workers);
+    this.pools = { jobs: this.pool, interactive: createInteractivePool() };
     this.handlers = {
       'app.info': () => this.appInfo(),
       ...projectHandlers(this),
@@ -122,7 +125,7 @@ export class AppServices implements ApiHost, ServiceContext {
   async close(): Promise<void> {
     await this.session?.close();
     this.session = null;
-    await this.pool.destroy();
+    await Promise.all([this.pool.destroy(), this.pools.interactive?.destroy()]);
   }
 }
 

@@ -19,7 +19,7 @@ export async function startExport(ctx: ServiceContext, req: ParsedRequest<'expor
   const { kind, id } = req.source;
   const info = kind === 'log' ? session.store.logs.get(id) : session.store.runs.get(id);
   if (!info) throw new ApiError('not_found', `no ${kind === 'log' ? 'drive log' : 'simulation run'} ${id} in this project`);
-  const folder = (await formatCatalogue(ctx.pool)).export.find((f) => f.id === req.format)!.folder;
+  const folder = (await formatCatalogue(ctx.pools)).export.find((f) => f.id === req.format)!.folder;
   const dir = folder ? dirname(req.path.replace(/[\\/]+$/, '')) : dirname(req.path);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ApiError('bad_input', `${req.path}: the folder ${dir} does not exist`);
   if (req.path.endsWith('.thicket') || (!folder && existsSync(req.path) && statSync(req.path).isDirectory())) {

@@ -4,12 +4,14 @@
  * worker once per pool and keeps the answer, since the registry cannot change while it runs.
  */
 import type { Piscina } from 'piscina';
+import { poolFor, type WorkerPools } from '../jobs/lanes';
 import type { FormatCatalogue } from '../../src-common/format-info';
 import { runTransient } from '../jobs/job-runner';
 
 const cache = new WeakMap<Piscina, Promise<FormatCatalogue>>();
 
-export function formatCatalogue(pool: Piscina): Promise<FormatCatalogue> {
+export function formatCatalogue(pools: WorkerPools): Promise<FormatCatalogue> {
+  const pool = poolFor(pools, 'format-catalogue');
   let p = cache.get(pool);
   if (!p) {
     p = runTransient(pool, 'format-catalogue', {}).then((r) => r.result as FormatCatalogue);

@@ -11,7 +11,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { Piscina } from 'piscina';
+import { poolFor, type WorkerPools } from '../jobs/lanes';
 import { ApiError, type ProfileSummary } from '../api/contract';
 import type { ProfileFile, ProfilePattern, SensorProfile } from '../../src-common/sensor-profile';
 import { RAD_TO_DEG } from '../../src-common/units';
@@ -160,7 +160,7 @@ export interface ReadProfileFile {
  * Read a calibration (or a Thicket profile JSON) from the host's disk → a custom profile (not saved).
  * Errors name the file, the place in it and the reason.
  */
-export async function readProfileFile(pool: Piscina, path: string, opts: { id?: string; name?: string } = {}): Promise<ReadProfileFile> {
+export async function readProfileFile(pools: WorkerPools, path: string, opts: { id?: string; name?: string } = {}): Promise<ReadProfileFile> {
   const name = basename(path);
   let size: number;
   try {
@@ -180,20 +180,20 @@ export async function readProfileFile(pool: Piscina, path: string, opts: { id?: 
     throw new ApiError('bad_input', `${path}: ${(e as Error).message}`);
   }
   const input: ProfileReadInput = { text, name, ...(opts.id ? { id: opts.id } : {}), ...(opts.name ? { profileName: opts.name } : {}) };
-  const out = (await runTransient(pool, 'profile-read', input)).result as ProfileReadOutput;
+  const out = (await runTransient(poolFor(pools, 'profile-read'), 'profile-read', input)).result as ProfileReadOutput;
   if ('error' in out) throw new ApiError('bad_input', out.error);
   return out;
 }
 
 /** Import a file into the project as a custom profile (refusing a built-in's id). */
-export async function importProfileFile(pool: Piscina, store: ProjectStore, path: string, opts: { id?: string; name?: string } = {}): Promise<ReadProfileFile> {
-  const r = await readProfileFile(pool, path, opts);
+export async function importProfileFile(pools: WorkerPools, store: ProjectStore, path: string, opts: { id?: string; name?: string } = {}): Promise<ReadProfileFile> {
+  const r = await readProfileFile(pools, path, opts);
   saveProfile(store, r.profile);
   return r;
 }
 
 /** One revolution's beams, decimated to at most `maxRays`, in the vehicle frame (built by a worker). */
-export async function beamPattern(pool: Piscina, profile: SensorProfile, maxRays: number): Promise<ProfilePattern> {
+export async function beamPattern(pools: WorkerPools, profile: SensorProfile, maxRays: number): Promise<ProfilePattern> {
   const input: ProfilePatternInput = { profile, maxRays };
-  return (await runTransient(pool, 'profile-pattern', input)).result as ProfilePattern;
+  return (await runTransient(poolFor(pools, 'profile-pattern'), 'profile-pattern', input)).result as ProfilePattern;
 }

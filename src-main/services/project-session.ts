@@ -1,6 +1,6 @@
-import type { Piscina } from 'piscina';
 import { openProject, type ProjectStore } from '../store';
 import { JobRunner } from '../jobs/job-runner';
+import type { WorkerPools } from '../jobs/lanes';
 import type { EventBus } from './event-bus';
 
 /** An open project: its store and the runner whose jobs it persists. One at a time per host. */
@@ -10,16 +10,16 @@ export class ProjectSession {
   private constructor(
     readonly path: string,
     readonly store: ProjectStore,
-    pool: Piscina,
+    pools: WorkerPools,
     events: EventBus,
   ) {
-    this.runner = new JobRunner(pool, store.jobs, (job) => events.emit({ type: 'job', job }));
+    this.runner = new JobRunner(pools.jobs, store.jobs, (job) => events.emit({ type: 'job', job }), { interactive: pools.interactive });
   }
 
   /** Opens (or creates) the file; opening also recovers from a crash (see ProjectStore.recover). */
-  static open(path: string, create: boolean, pool: Piscina, events: EventBus): ProjectSession {
+  static open(path: string, create: boolean, pools: WorkerPools, events: EventBus): ProjectSession {
     const store = openProject(path, { create });
-    return new ProjectSession(path, store, pool, events);
+    return new ProjectSession(path, store, pools, events);
   }
 
   /** Cancels running jobs, waits for them, then closes the database. */

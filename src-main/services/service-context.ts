@@ -4,6 +4,7 @@
  * app-services.ts — which imports every handler, and through them every service, back.
  */
 import type { Piscina } from 'piscina';
+import type { WorkerPools } from '../jobs/lanes';
 import type { Method, ParsedRequest, Response, AppInfo } from '../api/contract';
 import type { EventBus } from './event-bus';
 import type { RecentProjects } from './recent-projects';
@@ -22,7 +23,10 @@ export type Handlers = { [M in Method]: (req: ParsedRequest<M>) => Promise<Respo
 export interface ServiceContext {
   readonly events: EventBus;
   readonly recent: RecentProjects;
+  /** The job pool. */
   readonly pool: Piscina;
+  /** Both pools: the job pool and the interactive lane (jobs/lanes.ts picks one per task). */
+  readonly pools: WorkerPools;
   readonly options: Required<AppServicesOptions> & { defaultProjectDir: string };
   session: ProjectSession | null;
   /** The open project, or an ApiError('no_project'). */

@@ -49,7 +49,7 @@ export async function profileCommand(services: AppServices, args: CommonArgs, pr
       fileForm = await services.call('profiles.getFile', { id: saved.id });
       progress.note(`saved profile "${saved.id}" in ${args.project}`);
     } else {
-      const { profile, format } = await readProfileFile(services.pool, path, { ...(id ? { id } : {}), ...(args.name ? { name: args.name } : {}) });
+      const { profile, format } = await readProfileFile(services.pools, path, { ...(id ? { id } : {}), ...(args.name ? { name: args.name } : {}) });
       fileForm = toProfileFile(profile);
       progress.note(`read ${file} (${format}); not saved (give --project FILE to save it)`);
     }

@@ -31,6 +31,6 @@ export function logHandlers(ctx: ServiceContext): Pick<Handlers, LogMethods> {
       const { job } = await startImport(ctx.requireSession(), ctx.events, req);
       return { job };
     },
-    'formats.list': () => formatCatalogue(ctx.pool),
+    'formats.list': () => formatCatalogue(ctx.pools),
   };
 }

@@ -33,14 +33,14 @@ export function profileHandlers(ctx: ServiceContext): Pick<Handlers, ProfileMeth
     },
     'profiles.import': async ({ path, id, name }) => {
       const session = ctx.requireSession();
-      const { profile } = await importProfileFile(ctx.pool, session.store, path, { ...(id ? { id } : {}), ...(name ? { name } : {}) });
+      const { profile } = await importProfileFile(ctx.pools, session.store, path, { ...(id ? { id } : {}), ...(name ? { name } : {}) });
       changed();
       return profile;
     },
     'profiles.pattern': ({ id, profile, maxRays }) => {
-      if (id !== undefined) return beamPattern(ctx.pool, getProfile(store(), id), maxRays);
+      if (id !== undefined) return beamPattern(ctx.pools, getProfile(store(), id), maxRays);
       if (profile === undefined) throw new ApiError('invalid_request', 'profiles.pattern: give either id or profile');
-      return beamPattern(ctx.pool, checkProfile(profile), maxRays);
+      return beamPattern(ctx.pools, checkProfile(profile), maxRays);
     },
   };
 }

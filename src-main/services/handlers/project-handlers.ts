@@ -12,7 +12,7 @@ export function projectHandlers(ctx: ServiceContext): Pick<Handlers, ProjectMeth
     if (create && existsSync(full)) throw new ApiError('conflict', `${full}: a file already exists there; open it or choose another name`);
     if (!create && !existsSync(full)) throw new ApiError('not_found', `${full}: no such project file`);
     // Open the new one first: if it fails, the current project stays open and unchanged.
-    const next = ProjectSession.open(full, create, ctx.pool, ctx.events);
+    const next = ProjectSession.open(full, create, ctx.pools, ctx.events);
     const previous = ctx.session;
     ctx.session = next;
     await previous?.close();
