@@ -94,36 +94,42 @@ function startDrives(ctx: ServiceContext, session: ProjectSession, req: ParsedRe
       const k = driveOf(task);
       store.logs.appendChunk(logIds[k]!, task - first[k]!, m.chunk);
     },
-    onSuccess: (outputs) => {
+    onSuccess: async (outputs, job) => {
       const summaries = outputs as SimulateBatchSummary[];
-      const result = store.transaction((): DemoResult => {
-        const all = store.annotations.create(`${siteName}: all objects`, null, site.annotations as AnnotationEntry[]);
-        const scene = store.scenes.create(
-          siteName,
-          { kind: 'reference-site', seed: req.seed, small: req.small, objects: site.annotations.length, counts: site.counts, ...site.meta, trail: site.trail, annotation: all.id, logs: logIds },
-          site.data as unknown as Record<string, unknown>,
-        );
-        const logs = site.drives.map((d, k) => {
-          const plan = plans[k]!;
-          const sums = sumBatches(summaries.slice(first[k]!, first[k]! + plan.tasks.length));
-          const info = store.logs.finishImport(logIds[k]!, {
-            format: 'simulated',
-            packets: plan.packets,
-            points: sums.hits,
-            hits: sums.hits,
-            misses: sums.misses,
-            durationS: plan.durationS,
-            bounds: sums.bounds, // each batch's, from its worker
-            info: { source: 'reference-site', scene: scene.id, seed: req.seed, drive: d.name, startX: d.startX, speedMps: d.speed, mode: DEMO_MODE, simulationSeed: simSeed(k) },
+      // The site's arrays (hundreds of MB at full size) are written a chunk per turn of the event
+      // loop under a hidden scene row; the one transaction below makes it visible with the rest.
+      const siteMeta = { kind: 'reference-site', seed: req.seed, small: req.small, objects: site.annotations.length, counts: site.counts, ...site.meta, trail: site.trail, logs: logIds };
+      const staged = await store.scenes.stage(siteName, siteMeta, site.data as unknown as Record<string, unknown>, job.id);
+      let result: DemoResult;
+      try {
+        result = store.transaction((): DemoResult => {
+          const all = store.annotations.create(`${siteName}: all objects`, null, site.annotations as AnnotationEntry[]);
+          const scene = store.scenes.publish(staged, { ...siteMeta, annotation: all.id });
+          const logs = site.drives.map((d, k) => {
+            const plan = plans[k]!;
+            const sums = sumBatches(summaries.slice(first[k]!, first[k]! + plan.tasks.length));
+            const info = store.logs.finishImport(logIds[k]!, {
+              format: 'simulated',
+              packets: plan.packets,
+              points: sums.hits,
+              hits: sums.hits,
+              misses: sums.misses,
+              durationS: plan.durationS,
+              bounds: sums.bounds, // each batch's, from its worker
+              info: { source: 'reference-site', scene: scene.id, seed: req.seed, drive: d.name, startX: d.startX, speedMps: d.speed, mode: DEMO_MODE, simulationSeed: simSeed(k) },
+            });
+            const inRange = new Set(d.objectIds);
+            const entries = site.annotations.filter((a) => inRange.has(a.id)) as AnnotationEntry[];
+            const ann = store.annotations.create(`${info.name}: objects within ${profile.range.max} m`, info.id, entries);
+            return { log: info.id, name: info.name, packets: info.packets, rays: sums.rays, hits: sums.hits, misses: sums.misses, durationS: info.durationS, annotation: ann.id };
           });
-          const inRange = new Set(d.objectIds);
-          const entries = site.annotations.filter((a) => inRange.has(a.id)) as AnnotationEntry[];
-          const ann = store.annotations.create(`${info.name}: objects within ${profile.range.max} m`, info.id, entries);
-          return { log: info.id, name: info.name, packets: info.packets, rays: sums.rays, hits: sums.hits, misses: sums.misses, durationS: info.durationS, annotation: ann.id };
+          const triangles = site.meta.triangles;
+          return { site: { seed: req.seed, small: req.small, objects: site.annotations.length, triangles, scene: scene.id, annotation: all.id }, logs };
         });
-        const triangles = site.meta.triangles;
-        return { site: { seed: req.seed, small: req.small, objects: site.annotations.length, triangles, scene: scene.id, annotation: all.id }, logs };
-      });
+      } catch (e) {
+        store.scenes.discard(staged.id);
+        throw e;
+      }
       for (const l of result.logs) ctx.events.emit({ type: 'project', entity: 'driveLogs', id: l.log });
       ctx.events.emit({ type: 'project', entity: 'scenes', id: result.site.scene });
       ctx.events.emit({ type: 'project', entity: 'annotations' });

@@ -175,7 +175,7 @@ export async function startComposition(ctx: ServiceContext, req: ParsedRequest<'
     input,
     // The library's and the ground model's arrays move to the worker rather than being copied.
     transfer: transferList([input.library, input.ground]),
-    onSuccess: (output) => {
+    onSuccess: async (output, job) => {
       const out = output as ComposeSceneOutput;
       const label = (c: number) => referenceClassName(c);
       const meta = {
@@ -188,7 +188,7 @@ export async function startComposition(ctx: ServiceContext, req: ParsedRequest<'
         bounds: out.bounds,
         placements: out.plan.placements.map((p) => ({ entry: p.entryId, primitive: p.primitiveId, fallback: p.fallback, ...(p.cell ? { cell: p.cell } : {}) })),
       };
-      const info = store.scenes.create(name, meta, out.data as unknown as Record<string, unknown>);
+      const info = await store.scenes.createInTurns(name, meta, out.data as unknown as Record<string, unknown>, job.id);
       ctx.events.emit({ type: 'project', entity: 'scenes', id: info.id });
       const result: ComposeResult = {
         scene: info.id,

@@ -20,9 +20,10 @@ export function startSceneGeneration(session: ProjectSession, events: EventBus, 
     onMessage: (m) => {
       if (m.type === 'output' && m.name === 'scene') generated = m.value as GeneratedScene;
     },
-    onSuccess: () => {
+    onSuccess: async (_output, job) => {
       if (!generated) throw new Error('the scene generator returned no scene');
-      const info = session.store.scenes.create(name, { kind: req.kind, seed: req.seed, params: req.params, ...generated.meta }, generated.data as unknown as Record<string, unknown>);
+      // Written a chunk per turn of the event loop: a scene of millions of triangles is hundreds of MB.
+      const info = await session.store.scenes.createInTurns(name, { kind: req.kind, seed: req.seed, params: req.params, ...generated.meta }, generated.data as unknown as Record<string, unknown>, job.id);
       events.emit({ type: 'project', entity: 'scenes', id: info.id });
       return { scene: info.id, name, ...generated.meta };
     },

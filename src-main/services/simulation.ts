@@ -111,7 +111,7 @@ export async function startSimulation(ctx: ServiceContext, req: ParsedRequest<'s
 
 /** A stored scene (SceneData written by scene generation or the demo) in shared memory, laid out for the kernel. */
 async function storedScene(ctx: ServiceContext, session: ProjectSession, id: number): Promise<{ data: SceneData; meta: Record<string, unknown>; name: string }> {
-  const scene = session.store.scenes.read(id);
+  const scene = await session.store.scenes.readInTurns(id);
   if (!scene) throw new ApiError('not_found', `no scene ${id} in this project`);
   return { data: await shareScene(ctx.pool, scene.data as unknown as SceneData), meta: scene.info.meta, name: scene.info.name };
 }

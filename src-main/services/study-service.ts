@@ -82,7 +82,7 @@ export async function startStudy(ctx: ServiceContext, req: ParsedRequest<'study.
   } else {
     def = req.definition!;
   }
-  const scene = store.scenes.read(def.sceneId);
+  const scene = await store.scenes.readInTurns(def.sceneId);
   if (!scene) throw new ApiError('not_found', `no scene ${def.sceneId} in this project`);
   const profiles = def.sensors.map((s) => resolveProfileForUse(store, s.profileId));
   const data = scene.data as unknown as SceneData;

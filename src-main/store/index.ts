@@ -19,7 +19,7 @@ export {
   type AnyStorableArray,
 } from './typed-blobs';
 export { RunsRepository, type BeginRun, type RunTotals } from './runs-repository';
-export { ScenesRepository, type StoredScene } from './scenes-repository';
+export { ScenesRepository, type StagedScene, type StoredScene } from './scenes-repository';
 export { ProfilesRepository, type StoredProfileRow } from './profiles-repository';
 export { AnnotationsRepository } from './annotations-repository';
 export { EvaluationsRepository, type NewEvaluation } from './evaluations-repository';

@@ -90,6 +90,19 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    name: 'scenes written a piece at a time',
+    up(db) {
+      // A large scene (millions of triangles, hundreds of MB) is written one array chunk per turn
+      // of the host's event loop under a row still 'writing', which readers do not see; one last
+      // step makes it 'ready'. A host that stops in between leaves a 'writing' row that the next
+      // open discards (ProjectStore.recover), its arrays with it — unless the job writing it is
+      // still live, on another host that has the project open.
+      db.exec(`ALTER TABLE scenes ADD COLUMN status TEXT NOT NULL DEFAULT 'ready' CHECK (status IN ('writing','ready'))`);
+      db.exec(`ALTER TABLE scenes ADD COLUMN job_id INTEGER REFERENCES jobs(id) ON DELETE SET NULL`);
+    },
+  },
 ];
 
 MIGRATIONS.forEach((m, i) => {

@@ -23,6 +23,8 @@ export interface RecoveryReport {
   discardedImports: number;
   /** Simulation runs left in 'simulating', now deleted. */
   discardedRuns: number;
+  /** Scenes left in 'writing' (their host stopped mid-write), now deleted. */
+  discardedScenes: number;
   /** Queued or running jobs of a host that stopped, now 'interrupted'. */
   interruptedJobs: number;
 }
@@ -34,7 +36,7 @@ const COUNT_SQL: Record<EntityName, string> = {
   annotations: `SELECT count(*) FROM annotations`,
   models: `SELECT count(*) FROM models`,
   primitives: `SELECT count(*) FROM primitives`,
-  scenes: `SELECT count(*) FROM scenes`,
+  scenes: `SELECT count(*) FROM scenes WHERE status = 'ready'`,
   runs: `SELECT count(*) FROM runs WHERE status = 'ready'`,
   evaluations: `SELECT count(*) FROM evaluations`,
   studies: `SELECT count(*) FROM studies`,
@@ -54,7 +56,7 @@ export class ProjectStore {
   readonly studies: StudiesRepository;
   readonly evaluations: EvaluationsRepository;
   /** What recover() did when the project was opened. */
-  recovery: RecoveryReport = { discardedImports: 0, discardedRuns: 0, interruptedJobs: 0 };
+  recovery: RecoveryReport = { discardedImports: 0, discardedRuns: 0, discardedScenes: 0, interruptedJobs: 0 };
 
   private readonly countsStmt: Database.Statement<[], Record<EntityName, number>>;
   private readonly discardRunsStmt: Database.Statement<[]>;
@@ -124,6 +126,7 @@ export class ProjectStore {
         interruptedJobs,
         discardedImports: this.logs.discardUnfinished(),
         discardedRuns: this.discardRunsStmt.run().changes,
+        discardedScenes: this.scenes.discardUnfinished(),
       };
     });
   }

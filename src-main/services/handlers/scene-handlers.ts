@@ -19,7 +19,7 @@ export function sceneHandlers(ctx: ServiceContext): Pick<Handlers, SceneMethods>
     // A pass over every placed element (≈ 10 ms per 100 k triangles): in a worker, no job needed.
     'scenes.preview': async ({ id, budget, gaussianBudget }) => {
       const session = ctx.requireSession();
-      const scene = session.store.scenes.read(id);
+      const scene = await session.store.scenes.readInTurns(id);
       if (!scene) throw new ApiError('not_found', `no scene ${id} in this project`);
       if (scene.data.format !== 'thicket-scene/1') throw new ApiError('bad_input', `scene ${id} (${scene.info.name}) is not a thicket-scene/1 scene: it cannot be shown`);
       const input: PreviewSceneInput = { scene: scene.data as unknown as PreviewSceneInput['scene'], options: { maxTriangles: budget, maxGaussians: gaussianBudget } };

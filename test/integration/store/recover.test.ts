@@ -36,7 +36,7 @@ describe('recover() on open', () => {
 
     store = openProject(file, { create: false });
     try {
-      expect(store.recovery).toEqual({ discardedImports: 1, discardedRuns: 0, interruptedJobs: 2 });
+      expect(store.recovery).toEqual({ discardedImports: 1, discardedRuns: 0, discardedScenes: 0, interruptedJobs: 2 });
       expect(store.logs.status(half)).toBeNull();
       expect(store.logs.chunkCount(half)).toBe(0);
       expect(store.logs.list().map((l) => l.id)).toEqual([good]);
@@ -51,7 +51,7 @@ describe('recover() on open', () => {
       expect(store.jobs.get(doneJob.id)!.state).toBe('done');
       expect(store.counts()).toMatchObject({ driveLogs: 1, jobs: 3 });
       // Nothing left to do the second time.
-      expect(store.recover()).toEqual({ discardedImports: 0, discardedRuns: 0, interruptedJobs: 0 });
+      expect(store.recover()).toEqual({ discardedImports: 0, discardedRuns: 0, discardedScenes: 0, interruptedJobs: 0 });
     } finally {
       store.close();
     }
@@ -64,19 +64,21 @@ describe('recover() on open', () => {
 describe('recover() with a second host', () => {
   const tmp = useTempDir();
 
-  it('leaves the jobs and in-progress imports of a live host alone', () => {
+  it('leaves the jobs, in-progress imports and scenes being written of a live host alone', async () => {
     const file = tmp.file('shared.thicket');
     const first = openProject(file, { create: true });
     const job = first.jobs.create('import', {});
     first.jobs.update(job.id, { state: 'running' });
     const log = first.logs.beginImport({ name: 'live', format: 'kitti-bin', sourcePath: null, profileId: null, jobId: job.id });
     first.logs.appendChunk(log, 0, makeChunk(0, 2, 8));
+    const scene = await first.scenes.stage('live scene', {}, { a: new Float32Array([1, 2, 3]) }, job.id);
     // A second host (here: a second connection; the owner is this live process) opens the project.
     const second = openProject(file, { create: false });
     try {
-      expect(second.recovery).toEqual({ discardedImports: 0, discardedRuns: 0, interruptedJobs: 0 });
+      expect(second.recovery).toEqual({ discardedImports: 0, discardedRuns: 0, discardedScenes: 0, interruptedJobs: 0 });
       expect(second.jobs.get(job.id)!.state).toBe('running');
       expect(second.logs.status(log)).toBe('importing');
+      expect(second.arrays('scene_arrays').listArrays(scene.id).map((s) => s.name)).toEqual(['data.a']);
       expect(ownerAlive(currentOwner())).toBe(true);
       expect(ownerAlive(`${hostname()} ${deadPid()}`)).toBe(false);
       expect(ownerAlive(`another-machine ${process.pid}`)).toBe(false);
