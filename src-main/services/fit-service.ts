@@ -255,7 +255,7 @@ function startReplay(ctx: ServiceContext, session: ProjectSession, plan: ReplayP
 export async function modelScene(session: ProjectSession, id: number, mode: SceneSimulationMode): Promise<{ data: SceneData; meta: Record<string, unknown>; name: string }> {
   const info = session.store.models.get(id);
   if (!info) throw new ApiError('not_found', `no fitted model ${id} in this project`);
-  const arrays = session.store.models.arrays(id);
+  const arrays = await session.store.models.arraysInTurns(id);
   const trail = session.store.models.trail(id);
   const input: ModelSceneInput = { arrays, params: info.params, groundVariance: info.groundVariance, mode, trail };
   const out = (await session.runner.runTransient('model-scene', input, transferList(input))).result as ModelSceneOutput;

@@ -46,7 +46,7 @@ export async function startExtraction(ctx: ServiceContext, req: ParsedRequest<'p
       entries = a.entries;
     }
   }
-  const arrays = store.models.arrays(model.id);
+  const arrays = await store.models.arraysInTurns(model.id);
   // The log's rays, read in a worker as the host feeds it the chunks (task log-arrays).
   const read = (feed: MessagePort): LogArraysInput => ({ feed, fields: EXTRACT_FIELDS });
   const { result } = await runFed(session, 'log-arrays', () => store.logs.chunks(logId), `drive log ${logId}`, read);
@@ -151,7 +151,7 @@ export async function startComposition(ctx: ServiceContext, req: ParsedRequest<'
   if (req.groundModelId !== undefined) {
     const m = store.models.get(req.groundModelId);
     if (!m) throw new ApiError('not_found', `no fitted model ${req.groundModelId} in this project`);
-    const a = store.models.arrays(m.id);
+    const a = await store.models.arraysInTurns(m.id);
     ground = { kind: 'model', model: { groundPositions: a.groundPositions, groundPHit: a.groundPHit, voxelMeans: a.voxelMeans, voxelCovariances: a.voxelCovariances, voxelPermeability: a.voxelPermeability }, variance: m.groundVariance };
     const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : d);
     scalars = { mahalanobisThreshold: num(m.params.mahalanobisThreshold, scalars.mahalanobisThreshold), voxelTau: num(m.params.voxelTau, scalars.voxelTau) };

@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import { ApiError, type ModelInfo } from '../api/contract';
 import type { ArrayStore } from './array-store';
 import { EntityRows } from './entity-rows';
+import { dtypeOrNull, type Dtype } from './typed-blobs';
 import { MODEL_ARRAY_NAMES, checkModelArrays, type ModelArrays } from '../../src-common/fitted-model';
 
 interface ModelRow {
@@ -82,42 +83,42 @@ export class ModelsRepository extends EntityRows<ModelRow, ModelInfo> {
 
   /** The model's element arrays (fresh buffers), checked for consistency. */
   arrays(id: number): ModelArrays {
-    const read = <D extends 'f32' | 'f64' | 'i32' | 'u32'>(name: string, dtype: D) => {
-      const a = this.arrayStore.readArray(id, name, dtype);
-      if (!a) throw new ApiError('internal', `model ${id}: array ${name} is missing`);
-      return a;
-    };
-    const arrays: ModelArrays = {
-      groundPositions: read('groundPositions', 'f32'),
-      groundPHit: read('groundPHit', 'f32'),
-      groundBlock: read('groundBlock', 'i32'),
-      groundHits: read('groundHits', 'u32'),
-      groundMisses: read('groundMisses', 'u32'),
-      ellipsoidMeans: read('ellipsoidMeans', 'f64'),
-      ellipsoidCovariances: read('ellipsoidCovariances', 'f64'),
-      ellipsoidPHit: read('ellipsoidPHit', 'f32'),
-      ellipsoidBlock: read('ellipsoidBlock', 'i32'),
-      ellipsoidPoints: read('ellipsoidPoints', 'u32'),
-      ellipsoidHits: read('ellipsoidHits', 'u32'),
-      ellipsoidMisses: read('ellipsoidMisses', 'u32'),
-      voxelMeans: read('voxelMeans', 'f64'),
-      voxelCovariances: read('voxelCovariances', 'f64'),
-      voxelPermeability: read('voxelPermeability', 'f32'),
-      voxelBlock: read('voxelBlock', 'i32'),
-      voxelPoints: read('voxelPoints', 'u32'),
-      voxelEnds: read('voxelEnds', 'u32'),
-      voxelPasses: read('voxelPasses', 'u32'),
-    };
-    try {
-      checkModelArrays(arrays);
-    } catch (e) {
-      throw new ApiError('internal', `model ${id}: ${(e as Error).message}`);
-    }
-    return arrays;
+    const arrays = Object.fromEntries(MODEL_ARRAY_NAMES.map((name) => [name, this.arrayStore.readArray(id, name, MODEL_ARRAY_DTYPES[name])]));
+    return checked(id, arrays);
+  }
+
+  /** The same, one storage chunk per turn of the event loop (a model of a long drive is tens of MB). */
+  async arraysInTurns(id: number): Promise<ModelArrays> {
+    const arrays: Record<string, unknown> = {};
+    for (const name of MODEL_ARRAY_NAMES) arrays[name] = await this.arrayStore.readArrayInTurns(id, name);
+    return checked(id, arrays);
   }
 
   /** The sensor's path while logging (poses world ← sensor, 7 each); empty when not stored. */
   trail(id: number): Float64Array {
     return this.arrayStore.readArray(id, TRAIL, 'f64') ?? new Float64Array(0);
   }
+}
+
+/** The element type each model array is stored as. */
+const MODEL_ARRAY_DTYPES = {
+  groundPositions: 'f32', groundPHit: 'f32', groundBlock: 'i32', groundHits: 'u32', groundMisses: 'u32',
+  ellipsoidMeans: 'f64', ellipsoidCovariances: 'f64', ellipsoidPHit: 'f32', ellipsoidBlock: 'i32', ellipsoidPoints: 'u32', ellipsoidHits: 'u32', ellipsoidMisses: 'u32',
+  voxelMeans: 'f64', voxelCovariances: 'f64', voxelPermeability: 'f32', voxelBlock: 'i32', voxelPoints: 'u32', voxelEnds: 'u32', voxelPasses: 'u32',
+} as const satisfies Record<(typeof MODEL_ARRAY_NAMES)[number], Dtype>;
+
+/** Read arrays as ModelArrays: every one present, of its type, and consistent with the others. */
+function checked(id: number, arrays: Record<string, unknown>): ModelArrays {
+  for (const name of MODEL_ARRAY_NAMES) {
+    const a = arrays[name];
+    if (!a) throw new ApiError('internal', `model ${id}: array ${name} is missing`);
+    if (dtypeOrNull(a) !== MODEL_ARRAY_DTYPES[name]) throw new ApiError('internal', `model ${id}: array ${name} is not ${MODEL_ARRAY_DTYPES[name]}`);
+  }
+  const model = arrays as unknown as ModelArrays;
+  try {
+    checkModelArrays(model);
+  } catch (e) {
+    throw new ApiError('internal', `model ${id}: ${(e as Error).message}`);
+  }
+  return model;
 }
