@@ -1,5 +1,5 @@
 /**
- * The `thicket` CLI: every long job, headless. Contract (ARCHITECTURE.md): progress on stderr;
+ * The `thicket` CLI: every long job, headless. Contract (README.md, "The CLI"): progress on stderr;
  * with --json exactly one JSON object on stdout; exit 0 on success, non-zero with a clear message.
  */
 import { parseCli, type CommonArgs } from './args';

@@ -1,5 +1,5 @@
 /**
- * Evaluating a simulation run against a real drive log (METHODS §6), as one job ('evaluate') on
+ * Evaluating a simulation run against a real drive log (docs/methods.md §6), as one job ('evaluate') on
  * the pool: the task (src-worker/tasks/evaluate-run.ts) pulls the two logs' chunks through a
  * MessagePort of its own, one chunk at a time as its evaluator asks (and one ahead), so neither
  * log is ever in memory whole; a cloud larger than the point-cloud sample is read a second time

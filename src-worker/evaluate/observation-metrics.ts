@@ -1,5 +1,5 @@
 /**
- * Observation-level evaluation of a simulation against a real log (METHODS §6; thesis 004
+ * Observation-level evaluation of a simulation against a real log (docs/methods.md §6; thesis 004
  * §4.3.2 eq. 4.3–4.9; seed 000 Table I):
  *
  *  1. Packets are paired by time: the run's times are shifted so the first packets coincide

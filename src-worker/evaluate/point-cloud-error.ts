@@ -1,5 +1,5 @@
 /**
- * The point-cloud error of thesis 004 eq. 4.7–4.9 (METHODS §6): the mean distance from each
+ * The point-cloud error of thesis 004 eq. 4.7–4.9 (docs/methods.md §6): the mean distance from each
  * simulated point to its nearest real point, the same from real to simulated, and their mean —
  * a gross measure that needs no ray pairing.
  *

@@ -1,6 +1,6 @@
 /**
  * Pairing the rays of a real packet with those of the simulated packet fired from the same pose
- * (METHODS §6: "pair each real ray with the simulated ray of the same direction").
+ * (docs/methods.md §6: "pair each real ray with the simulated ray of the same direction").
  *
  * Fast path: a run simulated along a log's own rays (simulate/log-rays.ts) or with the same
  * scan pattern has one simulated ray per real ray in the same order, so when the two packets

@@ -1,5 +1,5 @@
 /**
- * Range-histogram distances for repeated scans of a static scene (METHODS §6): when the sensor
+ * Range-histogram distances for repeated scans of a static scene (docs/methods.md §6): when the sensor
  * stands still in the log and in the run, every ray's return is a sample of the range
  * distribution of its bearing, and the two logs are compared as distributions rather than ray
  * by ray.

@@ -1,5 +1,5 @@
 /**
- * Fitting a hybrid model (and the voxel permeability model) to a drive log — METHODS §1–2:
+ * Fitting a hybrid model (and the voxel permeability model) to a drive log — docs/methods.md §1–2:
  *
  *  1. cloud     every hit to the world frame, binned into `cellSize` cells (cells.ts);
  *  2. blocks    square x-y blocks over the cells (blocks.ts);

@@ -1,5 +1,5 @@
 /**
- * The ground surface of a hybrid model (seed 001 §IV, thesis 004 §4.3.1.2, METHODS §1.2):
+ * The ground surface of a hybrid model (seed 001 §IV, thesis 004 §4.3.1.2, docs/methods.md §1, step 2):
  * filter isolated ground points, fit a regularised surface through the rest, sample it at mesh
  * vertices, Delaunay-triangulate the vertices in x-y (delaunator) and drop triangles with a side
  * above the limit (the triangulation bridges gaps with long, spurious triangles).

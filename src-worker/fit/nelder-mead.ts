@@ -1,6 +1,6 @@
 /**
  * Nelder–Mead simplex search inside a box (the thesis tuned θ with a derivative-free optimiser,
- * METHODS §1 step 5). The objective here is a whole fit + simulation + evaluation, so every
+ * docs/methods.md §1, step 5). The objective here is a whole fit + simulation + evaluation, so every
  * evaluation is expensive and noisy-free (seeded); the search therefore:
  *
  * - works in the unit cube (each parameter scaled to [0, 1] of its bounds) so one step size

@@ -1,5 +1,5 @@
 /**
- * Ground segmentation by spherical variation (seed 001 §IV, thesis 004 §4.3.1.1, METHODS §1.1).
+ * Ground segmentation by spherical variation (seed 001 §IV, thesis 004 §4.3.1.1, docs/methods.md §1, step 1).
  *
  * For each point y of the (subsampled) cloud: the covariance of its neighbours within d_φ,
  * eigenvalues λ₁ ≤ λ₂ ≤ λ₃, φ(y) = λ₁ / (λ₁ + λ₂ + λ₃) — 0 on a plane, 1/3 in an isotropic

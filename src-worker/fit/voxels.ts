@@ -1,5 +1,5 @@
 /**
- * The voxel permeability model's geometry (seed 000 §III-1, METHODS §2): a regular grid of side
+ * The voxel permeability model's geometry (seed 000 §III-1, docs/methods.md §2): a regular grid of side
  * s; per occupied voxel the maximum-likelihood Gaussian (sample mean, covariance divided by n)
  * of its points. The permeability ρ comes later, from replaying the rays (replay.ts).
  *

@@ -1,8 +1,8 @@
 /**
- * The cost grid of 003 §3.5.3 (METHODS §7): square cells (0.5 m, 400 × 400 by default) filled
+ * The cost grid of 003 §3.5.3 (docs/methods.md §7): square cells (0.5 m, 400 × 400 by default) filled
  * from registered scans. Each returned point costs
  *
- *   c = min(100 · h / h_max, 100)        (the paper prints `max`, a typo: METHODS §7)
+ *   c = min(100 · h / h_max, 100)        (the paper prints `max`, a typo: docs/methods.md §7)
  *
  * with h its height above the ground (negative heights cost 0). A cell keeps the largest cost
  * of the points that fell in it (a cell is as bad as the worst thing seen in it), so costs only

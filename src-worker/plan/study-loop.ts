@@ -1,5 +1,5 @@
 /**
- * One sensor's run of a sensor study (003 §3.5.3, METHODS §7).
+ * One sensor's run of a sensor study (003 §3.5.3, docs/methods.md §7).
  *
  * Closed loop, scan after scan (one revolution, or one LMS sweep, of T seconds):
  *   1. the vehicle follows the current plan for T seconds (PathFollower, 20 Hz control steps),

@@ -1,5 +1,5 @@
 /**
- * Size-based class proposal for automatic segments (issue 5 item 3), and the class families
+ * Size-based class proposal for automatic segments (docs/methods.md §3), and the class families
  * composition falls back within.
  *
  * A segment's box [l, w, h] is a shrub or a tree by its shape, then a size by its height:

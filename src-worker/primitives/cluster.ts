@@ -1,5 +1,5 @@
 /**
- * Euclidean clustering (the automatic segmentation of non-ground points, issue 5 item 3): two
+ * Euclidean clustering (the automatic segmentation of non-ground points, docs/methods.md §3): two
  * points are in one cluster when a chain of points links them with every step ≤ `tolerance`.
  *
  * Grid-hashed, with union-find over cells: cells have side tolerance/√3, so any two points of

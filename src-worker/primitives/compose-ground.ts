@@ -1,5 +1,5 @@
 /**
- * The ground of a composed scene (issue 5 item 5: "ground from a fitted model or a heightfield").
+ * The ground of a composed scene: from a fitted model or a heightfield (docs/methods.md §3).
  * One form for both: world triangles with p_hit and σ²_ground (hybrid mode's ground triangles,
  * the mesh and physics modes' ground surface), plus voxel Gaussians for the voxel mode, which
  * models the ground with voxels too (seed 000; kindsForMode('voxel') has no triangles).

@@ -1,5 +1,5 @@
 /**
- * Scenes from annotations (thesis 004 §4.3.1.4, issue 5 item 5): for each annotation entry the
+ * Scenes from annotations (thesis 004 §4.3.1.4, docs/methods.md §3): for each annotation entry the
  * library primitive of its class with the nearest box extents (select.ts), placed at the entry's
  * box — base centre, yaw — on a ground (compose-ground.ts). Shrub patches are refilled cell by
  * cell (patch.ts), each cell standing on the ground under it.

@@ -1,5 +1,5 @@
 /**
- * Primitives from labelled segments (thesis 004 §4.3.1.4, issue 5 item 4): for each segment the
+ * Primitives from labelled segments (thesis 004 §4.3.1.4, docs/methods.md §3): for each segment the
  * fitted model's elements inside its oriented box (ellipsoids and voxel Gaussians, by their
  * mean), moved to the identity pose — means into the primitive frame, covariances rotated
  * (Σ' = R Σ Rᵀ with R = Rz(−yaw)) — with the box extents and the segment's raw points (capped).

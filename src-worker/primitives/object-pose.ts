@@ -1,5 +1,5 @@
 /**
- * Object pose and oriented box of a labelled segment (thesis 004 §4.3.1.4, METHODS §3):
+ * Object pose and oriented box of a labelled segment (thesis 004 §4.3.1.4, docs/methods.md §3):
  *  - translation: the centroid of the segment's points;
  *  - rotation: yaw only; of the two principal axes of the points in the x-y plane, the one
  *    closest to the direction of travel (|cos| largest), signed to point along it, is the

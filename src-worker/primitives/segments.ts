@@ -1,5 +1,5 @@
 /**
- * Labelled segments of a drive log's cloud (issue 5 item 3): which points belong to which
+ * Labelled segments of a drive log's cloud (docs/methods.md §3): which points belong to which
  * object, from an annotation or from automatic segmentation.
  *
  *   nonGroundMask(cloud, ground, opts)                     1 = above the ground surface
@@ -49,7 +49,7 @@ export interface Segment {
   box: AnnotationBox;
 }
 
-/** The classes primitives are made of by default: the four shrub and three tree sizes (METHODS §3). */
+/** The classes primitives are made of by default: the four shrub and three tree sizes (docs/methods.md §3). */
 export const PRIMITIVE_CLASSES: readonly number[] = [...SHRUB_CLASSES, ...TREE_CLASSES];
 
 export interface NonGroundOptions {

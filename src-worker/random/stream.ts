@@ -1,5 +1,5 @@
 /**
- * Seeded random streams. Determinism rule (ARCHITECTURE.md): every packet draws from its own
+ * Seeded random streams. Determinism rule (docs/design.md, "Jobs and workers"): every packet draws from its own
  * stream derived from (seed, packet index), so output is bit-identical whatever the number of
  * workers or the order in which packets are simulated.
  *

@@ -6,7 +6,7 @@
  *
  * Sources (see README "Sensor profiles" for the reasoning):
  * - VLP-16: 16 lasers fired 2.304 µs apart, one firing sequence every 55.296 µs, 24 sequences
- *   per data packet (12 blocks × 2), 100 m (Velodyne VLP-16 manual; METHODS §5).
+ *   per data packet (12 blocks × 2), 100 m (Velodyne VLP-16 manual; docs/methods.md §5).
  * - HDL-32E: 32 lasers fired 1.152 µs apart, one sequence every 46.08 µs, 12 per packet;
  *   1–70 m, rectangular spot 3.3 × 0.7 mrad, signal cutoff 1 m (003 Table 2).
  * - HDL-64E: an upper block of 32 lasers (ids 0–31) and a lower block of 32 (ids 32–63); the
@@ -24,7 +24,7 @@ import type { LaserGroup, LaserSpec, SensorProfile } from '../../src-common/sens
 
 export const DEG = Math.PI / 180;
 
-/** Vehicle ← sensor: 2 m above the vehicle origin, level (METHODS §7). */
+/** Vehicle ← sensor: 2 m above the vehicle origin, level (docs/methods.md §7). */
 export const DEFAULT_MOUNT: SensorProfile['mount'] = [0, 0, 2, 0, 0, 0, 1];
 
 export const VLP16_TIMING = { laserSpacing: 2.304e-6, sequencePeriod: 55.296e-6, sequencesPerPacket: 24 } as const;

@@ -1,7 +1,7 @@
 /**
  * A recorded log as the simulator's input: its packets' own rays (direction, firing time, ring)
  * fired from its own sensor poses. Simulating a model this way gives one simulated pulse per
- * logged pulse, in the same order, so evaluation pairs rays index by index (METHODS §6) — what
+ * logged pulse, in the same order, so evaluation pairs rays index by index (docs/methods.md §6) — what
  * model tuning and "simulate this drive again in that scene" need.
  *
  * Every ray is fired from its packet's pose (firing time 0), not from the pose at its own firing

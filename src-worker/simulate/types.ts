@@ -11,7 +11,7 @@ import type { NeighbourIndexData } from './neighbour-index';
  * - `mesh`: one ray on the beam axis, closest surface, Gaussian range noise (what general-purpose
  *   simulators do; the baseline of 000 §V-C and 001).
  * - `physics`: 9-ray beam stencil, Lambertian intensity, return processing (003 §3.2).
- * - `hybrid`: ordered elements with Bernoulli pass-through (001 §IV, METHODS §1).
+ * - `hybrid`: ordered elements with Bernoulli pass-through (001 §IV, docs/methods.md §1).
  * - `voxel`: voxel Gaussians with permeability, beam sampled inside its divergence cone (000 §IV).
  * - `neighbour`: no scene; replays a training log's hits (004 §4.3.2's baseline, neighbour.ts):
  *   needs `SimulationContext.neighbour`.

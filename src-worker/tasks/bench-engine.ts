@@ -1,5 +1,5 @@
 /**
- * Worker task 'bench-engine': the pieces of the ray-casting benchmark (issue 3 item 7), run by
+ * Worker task 'bench-engine': the pieces of the ray-casting benchmark (docs/benchmarks.md), run by
  * src-main/services/bench-engine.ts. One task name, several operations (`op`):
  *
  *  - prepare: load the triangles/rays files (or build the default 1.5 M-triangle off-road scene

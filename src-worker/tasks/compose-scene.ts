@@ -1,5 +1,5 @@
 /**
- * A scene composed from an annotation and a primitive library (issue 5 item 5;
+ * A scene composed from an annotation and a primitive library (docs/methods.md §3;
  * src-worker/primitives/compose.ts), built in a worker: planning is cheap, but the two-level
  * BVH of a few hundred placed primitives over a fitted ground takes seconds. The scene comes
  * back in SharedArrayBuffers, ready to store and to simulate.

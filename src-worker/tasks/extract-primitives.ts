@@ -1,5 +1,5 @@
 /**
- * Primitives from a fitted model and its log (issue 5 items 3–4; src-worker/primitives): the
+ * Primitives from a fitted model and its log (docs/methods.md §3; src-worker/primitives): the
  * log's hits thinned into a segment cloud, the points off the model's ground surface split into
  * segments — by an annotation (the rays' object ids where the log carries them, else the
  * entries' boxes) or, without one, by Euclidean clustering with a size-based class proposal —

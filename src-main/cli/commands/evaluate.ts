@@ -9,7 +9,7 @@ import { waitForJob } from '../wait-job';
 
 /**
  * `thicket evaluate --project P --real LOG --sim RUN [--param key=value …]`: evaluate a
- * simulation run against a real drive log (METHODS §6) and store the evaluation; --json prints
+ * simulation run against a real drive log (docs/methods.md §6) and store the evaluation; --json prints
  * {packets, packetError, precision, recall, f1, pointCloudError, evaluation, unpairedRays,
  * unpairedPackets, seconds} and, when both logs stand still, bhattacharyya and histogramMatch.
  * `thicket evaluate list --project P` lists the stored evaluations. Ctrl-C cancels (nothing is kept).

@@ -1,5 +1,5 @@
 /**
- * The baselines as runs (issue 5 item 6) on the small demo project:
+ * The baselines as runs (docs/methods.md §6) on the small demo project:
  *  - the neighbour simulator (simulate.start's neighbourLogId): replaying the training drive
  *    along its own poses reproduces its hits and misses, never returns a hit farther along a ray
  *    than the log's own, keeps the ground truth, and is bit-identical on 1 and 2 workers;

@@ -5,7 +5,7 @@ import { PlanningMap } from '../../../src-worker/plan/planning-map';
 
 const spec = { originX: -5, originY: -5, cellM: 0.5, width: 20, height: 20 };
 
-describe('cost rule: c = min(100 h / h_max, 100) (METHODS §7, h_max 1.5 m)', () => {
+describe('cost rule: c = min(100 h / h_max, 100) (docs/methods.md §7, h_max 1.5 m)', () => {
   it('gives the rule\'s numbers', () => {
     expect(pointCost(0, 1.5)).toBe(0);
     expect(pointCost(-0.3, 1.5)).toBe(0); // below the ground (noise): free

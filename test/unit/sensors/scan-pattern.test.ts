@@ -74,7 +74,7 @@ describe('revolution pattern', () => {
     for (let r = 0; r < 32; r++) expect(perRing.get(r)).toBe(upper);
     for (let r = 32; r < 64; r++) expect(perRing.get(r)).toBe(lower);
     expect(p.rayCount).toBe(32 * 3125 + 32 * 1042);
-    expect(p.rayCount * profile.rotationHz).toBeGreaterThan(1.3e6); // ≈1.3 M points/s (METHODS §5)
+    expect(p.rayCount * profile.rotationHz).toBeGreaterThan(1.3e6); // ≈1.3 M points/s (docs/methods.md §5)
     const upperStep = azimuthStep(profile, 0) / DEG;
     const lowerStep = azimuthStep(profile, 1) / DEG;
     expect(upperStep).toBeCloseTo(0.1152, 6);
