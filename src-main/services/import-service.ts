@@ -42,7 +42,8 @@ export async function startImport(session: ProjectSession, events: EventBus, req
   const calibration = req.calibration ?? (req.calibrationPath ? readText(req.calibrationPath) : null);
   const poses = req.poses ?? (req.posesPath ? readText(req.posesPath) : null);
   const checks: PrepareImportInput = {
-    name,
+    // The file's own name tells its format (and names it in errors), not the log's display name.
+    name: req.path ? basename(req.path) : name,
     ...(bytes ? { head: bytes.slice(0, DETECT_HEAD_BYTES) } : { path: req.path }),
     ...(req.format ? { format: req.format } : {}),
     calibration,

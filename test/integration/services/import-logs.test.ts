@@ -92,6 +92,12 @@ describe('hit-only scans with a profile', () => {
     expect(rebuilt.rebuiltMisses).toBe(rebuilt.misses);
     const off = await importDone({ name: 'sweep.bin', bytes: bytes.slice(), profileId: 'hdl64e', rebuildMisses: false }, 'logs.importBytes');
     expect(off).toMatchObject({ hits: n, misses: 0 });
+    // A display name without an extension: the file's own name still tells the format.
+    const file = join(app.dir, 'sweep.bin');
+    writeFileSync(file, bytes);
+    const named = await importDone({ path: file, name: 'KITTI sweep' });
+    expect(named).toMatchObject({ format: 'kitti-bin', hits: n });
+    expect(app.services.session!.store.logs.get(Number(named.log))!.name).toBe('KITTI sweep');
   });
 
   it('refuses an unknown profile before starting a job', async () => {
