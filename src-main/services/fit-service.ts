@@ -219,7 +219,8 @@ function startReplay(ctx: ServiceContext, session: ProjectSession, plan: ReplayP
       const { outputs } = await session.runner.runTransient('finish-fit', input, transferList([input.fitted, input.batches]));
       const result = outputs.get('model') as FinishFitOutput;
       const seconds = (performance.now() - plan.t0) / 1000;
-      const info = session.store.models.create(
+      // Written a storage chunk per turn of the event loop: a long drive's model is tens of MB.
+      const info = await session.store.models.createInTurns(
         {
           name: plan.name,
           kind: 'hybrid',

@@ -103,6 +103,16 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec(`ALTER TABLE scenes ADD COLUMN job_id INTEGER REFERENCES jobs(id) ON DELETE SET NULL`);
     },
   },
+  {
+    version: 6,
+    name: 'models written a piece at a time',
+    up(db) {
+      // As scenes (migration 5): a fitted model's arrays (tens of MB for a long drive) are written
+      // a chunk per turn of the host's event loop under a row still 'writing'; recover() drops
+      // one its job left behind.
+      db.exec(`ALTER TABLE models ADD COLUMN status TEXT NOT NULL DEFAULT 'ready' CHECK (status IN ('writing','ready'))`);
+    },
+  },
 ];
 
 MIGRATIONS.forEach((m, i) => {

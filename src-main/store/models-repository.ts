@@ -60,10 +60,20 @@ export class ModelsRepository extends EntityRows<ModelRow, ModelInfo> {
     private readonly db: Database.Database,
     private readonly arrayStore: ArrayStore,
   ) {
-    super(db, { table: 'models', columns: COLUMNS }, toInfo);
+    super(db, { table: 'models', columns: COLUMNS, visible: "status = 'ready'" }, toInfo);
     this.stmts = {
       insert: db.prepare<[string, string, number | null, string, string, number | null]>(
         `INSERT INTO models (name, kind, source_log_id, params, report, job_id) VALUES (?, ?, ?, ?, ?, ?)`,
+      ),
+      insertWriting: db.prepare<[string, string, number | null, string, string, number | null]>(
+        `INSERT INTO models (name, kind, source_log_id, params, report, job_id, status) VALUES (?, ?, ?, ?, ?, ?, 'writing')`,
+      ),
+      publish: db.prepare<[number]>(`UPDATE models SET status = 'ready' WHERE id = ? AND status = 'writing'`),
+      discard: db.prepare<[number]>(`DELETE FROM models WHERE id = ? AND status = 'writing'`),
+      // Models being written whose job is no longer live (recover() has just interrupted orphans).
+      discardWriting: db.prepare<[]>(
+        `DELETE FROM models WHERE status = 'writing'
+           AND (job_id IS NULL OR job_id NOT IN (SELECT id FROM jobs WHERE state IN ('queued', 'running')))`,
       ),
     };
   }
@@ -79,6 +89,31 @@ export class ModelsRepository extends EntityRows<ModelRow, ModelInfo> {
       this.arrayStore.writeArray(id, TRAIL, trail);
       return this.get(id)!;
     })();
+  }
+
+  /**
+   * The same, a piece at a time: the row hidden ('writing'), every array one storage chunk per
+   * turn of the event loop, then one step makes it visible; on failure the staged rows go.
+   */
+  async createInTurns(model: NewModel, arrays: ModelArrays, trail: Float64Array): Promise<ModelInfo> {
+    checkModelArrays(arrays);
+    const id = Number(
+      this.stmts.insertWriting.run(model.name, model.kind, model.sourceLogId, JSON.stringify(model.params), JSON.stringify(model.report), model.jobId).lastInsertRowid,
+    );
+    try {
+      for (const name of MODEL_ARRAY_NAMES) await this.arrayStore.writeArrayInTurns(id, name, arrays[name]);
+      await this.arrayStore.writeArrayInTurns(id, TRAIL, trail);
+      if (this.stmts.publish.run(id).changes !== 1) throw new ApiError('internal', `model ${id} is not being written`);
+      return this.get(id)!;
+    } catch (e) {
+      this.stmts.discard.run(id);
+      throw e;
+    }
+  }
+
+  /** Drops the models still being written by jobs no longer live (on open, after interrupting orphans). */
+  discardUnfinished(): number {
+    return this.stmts.discardWriting.run().changes;
   }
 
   /** The model's element arrays (fresh buffers), checked for consistency. */

@@ -23,8 +23,9 @@ export interface RecoveryReport {
   discardedImports: number;
   /** Simulation runs left in 'simulating', now deleted. */
   discardedRuns: number;
-  /** Scenes left in 'writing' (their host stopped mid-write), now deleted. */
+  /** Scenes and fitted models left in 'writing' (their host stopped mid-write), now deleted. */
   discardedScenes: number;
+  discardedModels: number;
   /** Queued or running jobs of a host that stopped, now 'interrupted'. */
   interruptedJobs: number;
 }
@@ -34,7 +35,7 @@ const COUNT_SQL: Record<EntityName, string> = {
   sensorProfiles: `SELECT count(*) FROM sensor_profiles`,
   driveLogs: `SELECT count(*) FROM drive_logs WHERE status = 'ready'`,
   annotations: `SELECT count(*) FROM annotations`,
-  models: `SELECT count(*) FROM models`,
+  models: `SELECT count(*) FROM models WHERE status = 'ready'`,
   primitives: `SELECT count(*) FROM primitives`,
   scenes: `SELECT count(*) FROM scenes WHERE status = 'ready'`,
   runs: `SELECT count(*) FROM runs WHERE status = 'ready'`,
@@ -56,7 +57,7 @@ export class ProjectStore {
   readonly studies: StudiesRepository;
   readonly evaluations: EvaluationsRepository;
   /** What recover() did when the project was opened. */
-  recovery: RecoveryReport = { discardedImports: 0, discardedRuns: 0, discardedScenes: 0, interruptedJobs: 0 };
+  recovery: RecoveryReport = { discardedImports: 0, discardedRuns: 0, discardedScenes: 0, discardedModels: 0, interruptedJobs: 0 };
 
   private readonly countsStmt: Database.Statement<[], Record<EntityName, number>>;
   private readonly discardRunsStmt: Database.Statement<[]>;
@@ -127,6 +128,7 @@ export class ProjectStore {
         discardedImports: this.logs.discardUnfinished(),
         discardedRuns: this.discardRunsStmt.run().changes,
         discardedScenes: this.scenes.discardUnfinished(),
+        discardedModels: this.models.discardUnfinished(),
       };
     });
   }
