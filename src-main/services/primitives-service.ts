@@ -72,21 +72,31 @@ export async function startExtraction(ctx: ServiceContext, req: ParsedRequest<'p
     input,
     // The model's arrays move to the worker (the log's chunks are shared): nothing is copied here.
     transfer: transferList(input.model),
-    onSuccess: (output) => {
+    onSuccess: async (output, job) => {
       const out = output as ExtractPrimitivesOutput;
       if (out.primitives.length === 0) {
         throw new Error(`no primitive could be extracted (${out.segments} segments; ${out.skipped.map((s) => `segment ${s.segment}: ${s.reason}`).slice(0, 5).join('; ') || 'no shrub or tree segment in the log'})`);
       }
-      // Stored in one transaction with the auto labels, so a failure leaves neither.
-      const { infos, autoAnnotation } = store.transaction(() => {
-        const autoAnnotation = out.autoEntries
-          ? store.annotations.create(`Auto segments of ${store.logs.get(logId)!.name}`, logId, out.autoEntries.map((e) => ({ ...e, label: e.label })) as AnnotationEntry[]).id
-          : null;
-        const infos = store.primitives.createMany(
-          out.primitives.map((p) => ({ primitive: p, library: 'hybrid' as const, modelId: model.id, sourceLogId: logId, origin: { annotationId: annotationId ?? autoAnnotation } })),
-        );
-        return { infos, autoAnnotation };
-      });
+      // The primitives' arrays are written a chunk per turn of the event loop under hidden rows;
+      // one transaction then stores the auto labels and makes the primitives visible, so a
+      // failure leaves neither.
+      const staged = await store.primitives.stageMany(
+        out.primitives.map((p) => ({ primitive: p, library: 'hybrid' as const, modelId: model.id, sourceLogId: logId, origin: { annotationId } })),
+        job.id,
+      );
+      let published: { infos: PrimitiveInfo[]; autoAnnotation: number | null };
+      try {
+        published = store.transaction(() => {
+          const autoAnnotation = out.autoEntries
+            ? store.annotations.create(`Auto segments of ${store.logs.get(logId)!.name}`, logId, out.autoEntries.map((e) => ({ ...e, label: e.label })) as AnnotationEntry[]).id
+            : null;
+          return { infos: store.primitives.publishMany(staged, annotationId === null ? autoAnnotation : null), autoAnnotation };
+        });
+      } catch (e) {
+        store.primitives.discardMany(staged);
+        throw e;
+      }
+      const { infos, autoAnnotation } = published;
       ctx.events.emit({ type: 'project', entity: 'primitives', id: infos[0]!.id });
       if (autoAnnotation !== null) ctx.events.emit({ type: 'project', entity: 'annotations', id: autoAnnotation });
       const result: ExtractResult = {
@@ -120,9 +130,19 @@ export async function generateMeshLibrary(ctx: ServiceContext, req: ParsedReques
   // Built in a worker: every mesh is made triangle by triangle.
   const prims = (await session.runner.runTransient('mesh-library', input)).outputs.get('library') as Primitive[];
   if (sizedTo && prims.length === 0) throw new ApiError('bad_input', `annotation ${sizedTo.id} (${sizedTo.name}) has no shrub or tree entries to size meshes from`);
-  const infos = session.store.primitives.createMany(
+  // Written a chunk per turn of the event loop under hidden rows, then made visible in one step.
+  const store = session.store;
+  const staged = await store.primitives.stageMany(
     prims.map((p) => ({ primitive: p, library: 'mesh' as const, modelId: null, sourceLogId: null, origin: { seed: req.seed, ...(req.annotationId !== undefined ? { annotationId: req.annotationId } : {}) } })),
+    null,
   );
+  let infos: PrimitiveInfo[];
+  try {
+    infos = store.transaction(() => store.primitives.publishMany(staged));
+  } catch (e) {
+    store.primitives.discardMany(staged);
+    throw e;
+  }
   ctx.events.emit({ type: 'project', entity: 'primitives', id: infos[0]!.id });
   return { primitives: infos };
 }

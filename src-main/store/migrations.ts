@@ -105,12 +105,15 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 6,
-    name: 'models written a piece at a time',
+    name: 'models and primitives written a piece at a time',
     up(db) {
-      // As scenes (migration 5): a fitted model's arrays (tens of MB for a long drive) are written
-      // a chunk per turn of the host's event loop under a row still 'writing'; recover() drops
-      // one its job left behind.
+      // As scenes (migration 5): a fitted model's arrays (tens of MB for a long drive) and an
+      // extraction's primitives (their ellipsoids, voxels and raw points) are written a chunk per
+      // turn of the host's event loop under rows still 'writing'; recover() drops those their job
+      // left behind.
       db.exec(`ALTER TABLE models ADD COLUMN status TEXT NOT NULL DEFAULT 'ready' CHECK (status IN ('writing','ready'))`);
+      db.exec(`ALTER TABLE primitives ADD COLUMN status TEXT NOT NULL DEFAULT 'ready' CHECK (status IN ('writing','ready'))`);
+      db.exec(`ALTER TABLE primitives ADD COLUMN job_id INTEGER REFERENCES jobs(id) ON DELETE SET NULL`);
     },
   },
 ];

@@ -79,10 +79,20 @@ export class PrimitivesRepository extends EntityRows<PrimitiveRow, PrimitiveInfo
     private readonly db: Database.Database,
     private readonly arrays: ArrayStore,
   ) {
-    super(db, { table: 'primitives', columns: COLUMNS }, toInfo);
+    super(db, { table: 'primitives', columns: COLUMNS, visible: "status = 'ready'" }, toInfo);
     this.stmts = {
-      insert: db.prepare<[string, string, number | null, number | null, string]>(
-        `INSERT INTO primitives (class, extents, model_id, source_log_id, source) VALUES (?, ?, ?, ?, ?)`,
+      insert: db.prepare<[string, string, number | null, number | null, string, string, number | null]>(
+        `INSERT INTO primitives (class, extents, model_id, source_log_id, source, status, job_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      publish: db.prepare<[number | null, number | null, number]>(
+        `UPDATE primitives SET status = 'ready', source = CASE WHEN ? IS NULL THEN source ELSE json_set(source, '$.origin.annotationId', ?) END
+         WHERE id = ? AND status = 'writing'`,
+      ),
+      discard: db.prepare<[number]>(`DELETE FROM primitives WHERE id = ? AND status = 'writing'`),
+      // Primitives being written whose job is no longer live (recover() has just interrupted orphans).
+      discardWriting: db.prepare<[]>(
+        `DELETE FROM primitives WHERE status = 'writing'
+           AND (job_id IS NULL OR job_id NOT IN (SELECT id FROM jobs WHERE state IN ('queued', 'running')))`,
       ),
     };
   }
@@ -92,30 +102,60 @@ export class PrimitivesRepository extends EntityRows<PrimitiveRow, PrimitiveInfo
     for (const b of batch) checkPrimitive(b.primitive);
     return this.db.transaction(() =>
       batch.map((b) => {
-        const p = b.primitive;
-        const source: SourceJson = {
-          classId: p.class,
-          library: b.library,
-          kind: p.source,
-          counts: primitiveCounts(p),
-          origin: { ...(p.origin ?? {}), ...(b.origin ?? {}) },
-        };
-        const id = Number(this.stmts.insert.run(referenceClassName(p.class), JSON.stringify(p.extents), b.modelId, b.sourceLogId, JSON.stringify(source)).lastInsertRowid);
-        const w = (name: string, a: Float32Array | Float64Array | undefined) => {
-          if (a && a.length) this.arrays.writeArray(id, name, a);
-        };
-        w(A.ellipsoidMeans, p.ellipsoids?.means);
-        w(A.ellipsoidCovariances, p.ellipsoids?.covariances);
-        w(A.ellipsoidPHit, p.ellipsoids?.pHit);
-        w(A.voxelMeans, p.voxels?.means);
-        w(A.voxelCovariances, p.voxels?.covariances);
-        w(A.voxelPermeability, p.voxels?.permeability);
-        w(A.triangles, p.triangles);
-        w(A.reflectance, p.reflectance);
-        w(A.points, p.points);
+        const id = this.insertRow(b, 'ready', null);
+        for (const [name, array] of arraysOf(b.primitive)) this.arrays.writeArray(id, name, array);
         return this.get(id)!;
       }),
     )();
+  }
+
+  /**
+   * The same, a piece at a time: the rows hidden ('writing'), every array one storage chunk per
+   * turn of the event loop; `publishMany` makes them visible (inside the transaction of the rows
+   * that come with them). On failure the staged rows go. Returns their ids in order.
+   */
+  async stageMany(batch: readonly NewPrimitive[], jobId: number | null): Promise<number[]> {
+    for (const b of batch) checkPrimitive(b.primitive);
+    const ids = this.db.transaction(() => batch.map((b) => this.insertRow(b, 'writing', jobId)))();
+    try {
+      for (let k = 0; k < batch.length; k++) {
+        for (const [name, array] of arraysOf(batch[k]!.primitive)) await this.arrays.writeArrayInTurns(ids[k]!, name, array);
+      }
+      return ids;
+    } catch (e) {
+      this.discardMany(ids);
+      throw e;
+    }
+  }
+
+  /** Makes staged primitives visible; `annotationId`, when given, becomes their origin's annotation. */
+  publishMany(ids: readonly number[], annotationId: number | null = null): PrimitiveInfo[] {
+    return ids.map((id) => {
+      if (this.stmts.publish.run(annotationId, annotationId, id).changes !== 1) throw new ApiError('internal', `primitive ${id} is not being written`);
+      return this.get(id)!;
+    });
+  }
+
+  /** Drops staged primitives that will not be published (their arrays cascade). */
+  discardMany(ids: readonly number[]): void {
+    this.db.transaction(() => ids.forEach((id) => this.stmts.discard.run(id)))();
+  }
+
+  /** Drops the primitives still being written by jobs no longer live (on open, after interrupting orphans). */
+  discardUnfinished(): number {
+    return this.stmts.discardWriting.run().changes;
+  }
+
+  private insertRow(b: NewPrimitive, status: 'writing' | 'ready', jobId: number | null): number {
+    const p = b.primitive;
+    const source: SourceJson = {
+      classId: p.class,
+      library: b.library,
+      kind: p.source,
+      counts: primitiveCounts(p),
+      origin: { ...(p.origin ?? {}), ...(b.origin ?? {}) },
+    };
+    return Number(this.stmts.insert.run(referenceClassName(p.class), JSON.stringify(p.extents), b.modelId, b.sourceLogId, JSON.stringify(source), status, jobId).lastInsertRowid);
   }
 
   /** A primitive with its elements (fresh buffers), as the compute side uses it. */
@@ -158,4 +198,20 @@ export class PrimitivesRepository extends EntityRows<PrimitiveRow, PrimitiveInfo
   deleteMany(ids: readonly number[]): number {
     return this.db.transaction(() => ids.reduce((n, id) => n + (this.delete(id) ? 1 : 0), 0))();
   }
+}
+
+/** A primitive's arrays as stored, by name (the kinds it has, non-empty). */
+function arraysOf(p: Primitive): [string, Float32Array | Float64Array][] {
+  const named: [string, Float32Array | Float64Array | undefined][] = [
+    [A.ellipsoidMeans, p.ellipsoids?.means],
+    [A.ellipsoidCovariances, p.ellipsoids?.covariances],
+    [A.ellipsoidPHit, p.ellipsoids?.pHit],
+    [A.voxelMeans, p.voxels?.means],
+    [A.voxelCovariances, p.voxels?.covariances],
+    [A.voxelPermeability, p.voxels?.permeability],
+    [A.triangles, p.triangles],
+    [A.reflectance, p.reflectance],
+    [A.points, p.points],
+  ];
+  return named.filter((e): e is [string, Float32Array | Float64Array] => !!e[1] && e[1].length > 0);
 }

@@ -26,6 +26,7 @@ export interface RecoveryReport {
   /** Scenes and fitted models left in 'writing' (their host stopped mid-write), now deleted. */
   discardedScenes: number;
   discardedModels: number;
+  discardedPrimitives: number;
   /** Queued or running jobs of a host that stopped, now 'interrupted'. */
   interruptedJobs: number;
 }
@@ -36,7 +37,7 @@ const COUNT_SQL: Record<EntityName, string> = {
   driveLogs: `SELECT count(*) FROM drive_logs WHERE status = 'ready'`,
   annotations: `SELECT count(*) FROM annotations`,
   models: `SELECT count(*) FROM models WHERE status = 'ready'`,
-  primitives: `SELECT count(*) FROM primitives`,
+  primitives: `SELECT count(*) FROM primitives WHERE status = 'ready'`,
   scenes: `SELECT count(*) FROM scenes WHERE status = 'ready'`,
   runs: `SELECT count(*) FROM runs WHERE status = 'ready'`,
   evaluations: `SELECT count(*) FROM evaluations`,
@@ -57,7 +58,7 @@ export class ProjectStore {
   readonly studies: StudiesRepository;
   readonly evaluations: EvaluationsRepository;
   /** What recover() did when the project was opened. */
-  recovery: RecoveryReport = { discardedImports: 0, discardedRuns: 0, discardedScenes: 0, discardedModels: 0, interruptedJobs: 0 };
+  recovery: RecoveryReport = { discardedImports: 0, discardedRuns: 0, discardedScenes: 0, discardedModels: 0, discardedPrimitives: 0, interruptedJobs: 0 };
 
   private readonly countsStmt: Database.Statement<[], Record<EntityName, number>>;
   private readonly discardRunsStmt: Database.Statement<[]>;
@@ -129,6 +130,7 @@ export class ProjectStore {
         discardedRuns: this.discardRunsStmt.run().changes,
         discardedScenes: this.scenes.discardUnfinished(),
         discardedModels: this.models.discardUnfinished(),
+        discardedPrimitives: this.primitives.discardUnfinished(),
       };
     });
   }

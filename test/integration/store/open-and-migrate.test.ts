@@ -54,7 +54,7 @@ describe('openProject', () => {
     }
     const again = openProject(file, { create: false });
     expect(again.info().schemaVersion).toBe(SCHEMA_VERSION);
-    expect(again.recovery).toEqual({ discardedImports: 0, discardedRuns: 0, discardedScenes: 0, discardedModels: 0, interruptedJobs: 0 });
+    expect(again.recovery).toEqual({ discardedImports: 0, discardedRuns: 0, discardedScenes: 0, discardedModels: 0, discardedPrimitives: 0, interruptedJobs: 0 });
     again.close();
     again.close(); // idempotent
   });

@@ -36,7 +36,7 @@ describe('recover() on open', () => {
 
     store = openProject(file, { create: false });
     try {
-      expect(store.recovery).toEqual({ discardedImports: 1, discardedRuns: 0, discardedScenes: 0, discardedModels: 0, interruptedJobs: 2 });
+      expect(store.recovery).toEqual({ discardedImports: 1, discardedRuns: 0, discardedScenes: 0, discardedModels: 0, discardedPrimitives: 0, interruptedJobs: 2 });
       expect(store.logs.status(half)).toBeNull();
       expect(store.logs.chunkCount(half)).toBe(0);
       expect(store.logs.list().map((l) => l.id)).toEqual([good]);
@@ -51,7 +51,7 @@ describe('recover() on open', () => {
       expect(store.jobs.get(doneJob.id)!.state).toBe('done');
       expect(store.counts()).toMatchObject({ driveLogs: 1, jobs: 3 });
       // Nothing left to do the second time.
-      expect(store.recover()).toEqual({ discardedImports: 0, discardedRuns: 0, discardedScenes: 0, discardedModels: 0, interruptedJobs: 0 });
+      expect(store.recover()).toEqual({ discardedImports: 0, discardedRuns: 0, discardedScenes: 0, discardedModels: 0, discardedPrimitives: 0, interruptedJobs: 0 });
     } finally {
       store.close();
     }
@@ -75,7 +75,7 @@ describe('recover() with a second host', () => {
     // A second host (here: a second connection; the owner is this live process) opens the project.
     const second = openProject(file, { create: false });
     try {
-      expect(second.recovery).toEqual({ discardedImports: 0, discardedRuns: 0, discardedScenes: 0, discardedModels: 0, interruptedJobs: 0 });
+      expect(second.recovery).toEqual({ discardedImports: 0, discardedRuns: 0, discardedScenes: 0, discardedModels: 0, discardedPrimitives: 0, interruptedJobs: 0 });
       expect(second.jobs.get(job.id)!.state).toBe('running');
       expect(second.logs.status(log)).toBe('importing');
       expect(second.arrays('scene_arrays').listArrays(scene.id).map((s) => s.name)).toEqual(['data.a']);
