@@ -4,7 +4,7 @@
 //   src-worker/   imports nothing of src-main or src-renderer; no electron/vue/babylon/sqlite;
 //                 Node I/O (fs, worker_threads, ...) only in src-worker/tasks/, which may also open
 //                 users' bag files (ROS 2 .db3) read-only with better-sqlite3 — never the project store
-//   src-main/     may import src-common and, of src-worker, only the task entry points (tasks/);
+//   src-main/     may import src-common and, of src-worker, only the task entry points' types (tasks/);
 //                 never src-renderer; `electron` only in
 //                 src-main/electron/; better-sqlite3 (SQL) only in src-main/store/; src-main/api/ is
 //                 environment-neutral (zod and src-common only)
@@ -94,7 +94,8 @@ export default tseslint.config(
         { group: ['**/src-renderer/**'], message: 'src-main never imports the renderer.' },
         { group: ['vue', '@babylonjs/*', 'pinia'], message: 'src-main has no UI code.' },
         { group: ['better-sqlite3'], message: 'SQL lives only in src-main/store/.' },
-        { group: ['**/src-worker/**', '!**/src-worker/tasks', '!**/src-worker/tasks/**'], message: 'The host orchestrates: of the worker layer it imports only the task entry points (src-worker/tasks/: their inputs, outputs and call helpers); shared types and constants live in src-common/ (docs/design.md, "Layers").' },
+        { group: ['**/src-worker/**', '!**/src-worker/tasks', '!**/src-worker/tasks/**'], message: 'The host orchestrates: of the worker layer it imports only the task entry points (src-worker/tasks/: their input and output types); shared types and constants live in src-common/ (docs/design.md, "Layers").' },
+        { group: ['**/src-worker/tasks', '**/src-worker/tasks/**'], allowTypeImports: true, message: 'The host imports only the types of worker tasks (their inputs and outputs); shared values live in src-common/, host helpers in src-main/ (docs/design.md, "Layers").' },
       ],
       [{ name: 'electron', message: 'Only src-main/electron/ may import electron (docs/design.md, "Layers").' }],
     ),
@@ -112,7 +113,8 @@ export default tseslint.config(
   {
     files: ['src-main/electron/**/*.ts'],
     rules: layer([
-        { group: ['**/src-worker/**', '!**/src-worker/tasks', '!**/src-worker/tasks/**'], message: 'The host orchestrates: of the worker layer it imports only the task entry points (src-worker/tasks/: their inputs, outputs and call helpers); shared types and constants live in src-common/ (docs/design.md, "Layers").' },
+        { group: ['**/src-worker/**', '!**/src-worker/tasks', '!**/src-worker/tasks/**'], message: 'The host orchestrates: of the worker layer it imports only the task entry points (src-worker/tasks/: their input and output types); shared types and constants live in src-common/ (docs/design.md, "Layers").' },
+        { group: ['**/src-worker/tasks', '**/src-worker/tasks/**'], allowTypeImports: true, message: 'The host imports only the types of worker tasks (their inputs and outputs); shared values live in src-common/, host helpers in src-main/ (docs/design.md, "Layers").' },
       { group: ['**/src-renderer/**', 'vue', '@babylonjs/*', 'pinia'], message: 'src-main never imports the renderer.' },
       { group: ['better-sqlite3'], message: 'SQL lives only in src-main/store/.' },
     ]),

@@ -11,7 +11,8 @@ import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import type { JobInfo, JobState } from '../api/contract';
 import type { TaskName } from '../../src-worker/tasks/registry';
-import { CANCELLED_MESSAGE, type TaskMessage } from '../../src-worker/tasks/protocol';
+import type { TaskMessage } from '../../src-worker/tasks/protocol';
+import { CANCELLED_MESSAGE } from '../../src-common/cancellation';
 import { poolFor } from './lanes';
 
 /** The persistence the runner needs (the store's jobs repository). */

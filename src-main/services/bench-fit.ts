@@ -18,7 +18,7 @@ import { builtinProfile } from '../../src-common/builtin-profiles';
 import { packetDurationOf } from '../../src-common/profile-timing';
 import { shareScene, toShared } from './scene-store';
 import { trailTrajectory } from './trajectories';
-import { planSimulation, sumBatches } from '../../src-worker/tasks/simulation-plan';
+import { planSimulation, sumBatches } from './simulation-plan';
 
 export interface FitBench {
   packets: number;

@@ -22,7 +22,7 @@ import type { ReferenceSiteInput, ReferenceSiteOutput } from '../../src-worker/t
 import type { SimulateBatchSummary } from '../../src-worker/tasks/simulate-batch';
 import type { SensorProfile } from '../../src-common/sensor-profile';
 import { resolveProfileForUse } from './profiles-service';
-import { planSimulation, sumBatches } from '../../src-worker/tasks/simulation-plan';
+import { planSimulation, sumBatches } from './simulation-plan';
 import { toShared } from './scene-store';
 
 /** The sensor of the reference drives (thesis 004 §4.4.1: a Velodyne HDL-32E) and how it is simulated. */

@@ -34,7 +34,7 @@ import type { FinishFitInput, FinishFitOutput } from '../../src-worker/tasks/fin
 import type { LogArraysInput, LogArraysOutput } from '../../src-worker/tasks/log-arrays';
 import type { ModelSceneInput, ModelSceneOutput } from '../../src-worker/tasks/model-scene';
 import type { TuneModelInput, tuneModelTask } from '../../src-worker/tasks/tune-model';
-import { transferList } from '../../src-worker/tasks/shared-memory';
+import { transferList } from '../../src-common/shared-memory';
 import type { SceneData } from '../../src-common/scene-data';
 
 type FitParams = FinishFitInput['params'];

@@ -8,7 +8,7 @@
 import type { Piscina } from 'piscina';
 import { runTransient } from '../jobs/job-runner';
 import type { LayoutSceneInput } from '../../src-worker/tasks/layout-scene';
-import { toShared, transferList } from '../../src-worker/tasks/shared-memory';
+import { toShared, transferList } from '../../src-common/shared-memory';
 import type { SceneData } from '../../src-common/scene-data';
 
 

@@ -10,7 +10,7 @@ import type { SimulationMode } from '../../src-common/modes';
 import type { SensorProfile } from '../../src-common/sensor-profile';
 import type { RunningJob } from '../jobs/job-runner';
 import type { SimulateBatchInput, SimulateBatchSummary } from '../../src-worker/tasks/simulate-batch';
-import { planSimulation, sumBatches, type SimulationBase } from '../../src-worker/tasks/simulation-plan';
+import { planSimulation, sumBatches, type SimulationBase } from './simulation-plan';
 import type { ServiceContext } from './service-context';
 import { shareScene, toShared } from './scene-store';
 import { modelScene } from './fit-service';

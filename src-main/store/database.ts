@@ -12,6 +12,7 @@ import { ApiError } from '../api/contract';
 import { SCHEMA_VERSION, THICKET_APPLICATION_ID, migrate, schemaVersion } from './migrations';
 import { ProjectStore } from './project-store';
 import { sqliteCode } from './sqlite-errors';
+import { WalCheckpointer } from './wal-checkpointer';
 
 export interface OpenOptions {
   /** true: make a new project (the file must not exist); false: open an existing one. */
@@ -31,6 +32,7 @@ export function openProject(file: string, opts: OpenOptions): ProjectStore {
     migrate(db);
     const store = new ProjectStore(abs, db);
     store.recovery = store.recover();
+    store.checkpointer = new WalCheckpointer(db, abs);
     return store;
   } catch (e) {
     db.close();

@@ -17,6 +17,7 @@ import { ModelsRepository } from './models-repository';
 import { StudiesRepository } from './studies-repository';
 import { EvaluationsRepository } from './evaluations-repository';
 import { schemaVersion } from './migrations';
+import type { WalCheckpointer } from './wal-checkpointer';
 
 export interface RecoveryReport {
   /** Drive logs left in 'importing' by a host that stopped mid-import, now deleted. */
@@ -57,6 +58,8 @@ export class ProjectStore {
   readonly primitives: PrimitivesRepository;
   readonly studies: StudiesRepository;
   readonly evaluations: EvaluationsRepository;
+  /** Runs the WAL's checkpoints off the host thread (set by openProject). */
+  checkpointer: WalCheckpointer | null = null;
   /** What recover() did when the project was opened. */
   recovery: RecoveryReport = { discardedImports: 0, discardedRuns: 0, discardedScenes: 0, discardedModels: 0, discardedPrimitives: 0, interruptedJobs: 0 };
 
@@ -147,6 +150,8 @@ export class ProjectStore {
   close(): void {
     if (!this.db.open) return;
     try {
+      this.checkpointer?.close(); // first: the host's connection must be the last one
+      this.checkpointer = null;
       this.db.pragma('optimize');
     } finally {
       this.db.close();

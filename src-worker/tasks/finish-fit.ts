@@ -8,7 +8,7 @@ import type { TaskContext } from './task-context';
 import { finishFit, type FittedElements, type FitResult } from '../fit/fit';
 import type { FitParams } from '../../src-common/fit-params';
 import { addReplayCounts, newReplayCounts, type ReplayCounts } from '../fit/replay';
-import { transferList } from './shared-memory';
+import { transferList } from '../../src-common/shared-memory';
 
 export interface FinishFitInput {
   fitted: Pick<FittedElements, 'elements' | 'report' | 'trail'>;

@@ -7,7 +7,7 @@
 import type { TaskContext } from './task-context';
 import type { SceneData } from '../../src-common/scene-data';
 import { layoutKernelScene } from '../scene/kernel/kernel-scene';
-import { toShared } from './shared-memory';
+import { toShared } from '../../src-common/shared-memory';
 
 export interface LayoutSceneInput {
   /** The scene as read from the store (transferred). */

@@ -10,7 +10,7 @@ import type { TaskContext } from './task-context';
 import type { PacketChunk } from '../../src-common/packets';
 import { slicePacketsByTime } from '../formats/chunk-slice';
 import { feedChunks } from './chunk-feed';
-import { toShared } from './shared-memory';
+import { toShared } from '../../src-common/shared-memory';
 
 export interface LogArraysInput {
   feed: MessagePort;

@@ -9,7 +9,7 @@ import type { TaskContext } from './task-context';
 import { POSE_STRIDE } from '../../src-common/packets';
 import type { PacketMeta } from '../formats/timeline';
 import { feedChunks } from './chunk-feed';
-import { toShared } from './shared-memory';
+import { toShared } from '../../src-common/shared-memory';
 
 export interface LogTrajectoryInput {
   feed: MessagePort;

@@ -6,7 +6,7 @@
  */
 import type { TaskContext } from './task-context';
 import { meshLibrary, meshLibraryFor } from '../primitives/mesh-library';
-import { transferList } from './shared-memory';
+import { transferList } from '../../src-common/shared-memory';
 
 export type MeshLibraryInput =
   | { seed: number; variantsPerClass: number }

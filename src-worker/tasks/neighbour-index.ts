@@ -11,7 +11,7 @@ import { NeighbourIndexBuilder, neighbourCellFor } from '../simulate/neighbour-b
 import type { NeighbourSource } from '../simulate/types';
 import { DEFAULT_NEIGHBOUR_RADIUS } from '../simulate/neighbour';
 import { feedChunks } from './chunk-feed';
-import { toShared } from './shared-memory';
+import { toShared } from '../../src-common/shared-memory';
 
 export interface NeighbourIndexInput {
   feed: MessagePort;

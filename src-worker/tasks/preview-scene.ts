@@ -7,7 +7,7 @@
 import type { TaskContext } from './task-context';
 import type { SceneData } from '../../src-common/scene-data';
 import { scenePreview, type ScenePreviewOptions } from '../scene/scene-preview';
-import { transferList } from './shared-memory';
+import { transferList } from '../../src-common/shared-memory';
 
 export interface PreviewSceneInput {
   /** The scene as read from the store (transferred). */

@@ -7,6 +7,7 @@
  * in their loops (TaskContext.checkCancelled), so cancellation reaches the loop itself.
  * The task's return value is a small JSON summary; bulk output goes through the port.
  */
+import { CANCELLED_MESSAGE } from '../../src-common/cancellation';
 import type { MessagePort } from 'node:worker_threads';
 import type { PacketChunk } from '../../src-common/packets';
 
@@ -24,8 +25,6 @@ export type TaskMessage =
   /** Last message of every task (success or not): messages on one port are ordered, so the
    * runner knows every chunk before it has been handled when this arrives. */
   | { type: 'end' };
-
-export const CANCELLED_MESSAGE = 'cancelled by the user';
 
 /** Thrown inside a task when its cancel flag is set; the runner maps it to state 'cancelled'. */
 export class TaskCancelledError extends Error {

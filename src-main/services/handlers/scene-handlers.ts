@@ -2,7 +2,7 @@ import { ApiError, type ScenePreviewData } from '../../api/contract';
 import type { Handlers, ServiceContext } from '../service-context';
 import { startSceneGeneration } from '../scene-generation';
 import type { PreviewSceneInput } from '../../../src-worker/tasks/preview-scene';
-import { transferList } from '../../../src-worker/tasks/shared-memory';
+import { transferList } from '../../../src-common/shared-memory';
 
 type SceneMethods = 'scenes.list' | 'scenes.delete' | 'scenes.generate' | 'scenes.preview';
 

@@ -29,9 +29,12 @@ const cases: [file: string, code: string, allowed: boolean][] = [
   ['src-main/services/x.ts', "import { app } from 'electron';", false],
   ['src-main/services/x.ts', "import Database from 'better-sqlite3';", false],
   ['src-main/services/x.ts', "import { a } from '../../src-renderer/api';", false],
-  // The host orchestrates: of the worker layer only the task entry points.
+  // The host orchestrates: of the worker layer only the task entry points' types.
   ['src-main/services/x.ts', "import { a } from '../../src-worker/formats/packed-rays';", false],
   ['src-main/services/x.ts', "import type { ImportLogInput } from '../../src-worker/tasks/import-log';", true],
+  ['src-main/services/x.ts', "import { type ImportLogInput } from '../../src-worker/tasks/import-log';", true],
+  ['src-main/services/x.ts', "import { importLog } from '../../src-worker/tasks/import-log';", false],
+  ['src-main/electron/x.ts', "import { toShared } from '../../src-worker/tasks/shared-memory';", false],
   ['src-main/electron/x.ts', "import { a } from '../../src-worker/sensors/scan-pattern';", false],
   ['src-main/store/x.ts', "import { a } from '../../src-worker/formats/packed-rays';", false],
   ['src-main/electron/x.ts', "import { app } from 'electron';", true],

@@ -4,7 +4,7 @@
  * logs) and the benchmarks. The batch size is part of the request, never derived from the worker
  * count, so a run is laid out the same whatever the pool's size.
  */
-import type { SimulateBatchInput, SimulateBatchSummary } from './simulate-batch';
+import type { SimulateBatchInput, SimulateBatchSummary } from '../../src-worker/tasks/simulate-batch';
 import { packetDurationOf } from '../../src-common/profile-timing';
 
 /** What a simulation needs besides its packet range: the worker-side input of every batch. */
