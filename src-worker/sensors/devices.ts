@@ -15,6 +15,14 @@
  *   96 µs: 1.333 M points/s in all, the data-sheet rate. At 10 Hz the upper block steps
  *   0.1152° and the lower 0.3456°. 1–100 m, 2 mm range resolution, rectangular 3.3 × 0.7 mrad,
  *   cutoff 1 m (003 Table 4).
+ * - VLP-32C: 32 lasers fired in pairs (channels 2k and 2k+1 together) 2.304 µs apart, one
+ *   sequence every 55.296 µs, 12 sequences per packet; 200 m, 4 mm range unit (Velodyne VLP-32C
+ *   User Manual; the ROS velodyne driver's timing table). Spot assumed 3.0 × 1.5 mrad, the figure
+ *   the VLS-128 User Manual (Appendix F, Table F-1) gives for the same generation of optics.
+ * - VLS-128: 128 lasers fired 8 at a time in 16 firing groups 2.665 µs apart, with one group's
+ *   time of maintenance after group 8, one sequence every 53.3 µs (3 sequences per packet: 12
+ *   blocks of 32 channels); 245 m, 4 mm range unit, 3.0 × 1.5 mrad (Velodyne VLS-128 User
+ *   Manual; the ROS velodyne driver's VLS128_CHANNEL_TDURATION / VLS128_SEQ_TDURATION).
  * - SICK LMS-291-S05: a mirror turning at 75 Hz, one pulse per 1/360 turn (37.04 µs); 1° scans
  *   at 75 Hz; 0.5° and 0.25° are interlaced over 2 and 4 turns, so complete scans come at 37.5
  *   and 18.75 Hz; 0.25° only with the 100° field. 80 m, circular 12.9 mrad, cutoff 1.6 m,
@@ -29,6 +37,10 @@ export const DEFAULT_MOUNT: SensorProfile['mount'] = [0, 0, 2, 0, 0, 0, 1];
 
 export const VLP16_TIMING = { laserSpacing: 2.304e-6, sequencePeriod: 55.296e-6, sequencesPerPacket: 24 } as const;
 export const HDL32E_TIMING = { laserSpacing: 1.152e-6, sequencePeriod: 46.08e-6, sequencesPerPacket: 12 } as const;
+/** VLP-32C: channel pairs 2.304 µs apart, one 55.296 µs sequence per block (the packet decoder's VLP32C_TIMING). */
+export const VLP32C_TIMING = { pairSpacing: 2.304e-6, sequencePeriod: 55.296e-6, sequencesPerPacket: 12 } as const;
+/** VLS-128: firing groups of 8 lasers 2.665 µs apart, a maintenance slot after group 8, 53.3 µs per sequence. */
+export const VLS128_TIMING = { groupSpacing: 2.665e-6, lasersPerGroup: 8, sequencePeriod: 53.3e-6, sequencesPerPacket: 3 } as const;
 export const HDL64E_TIMING = {
   laserSpacing: 1e-6,
   upperPeriod: 32e-6,
@@ -49,18 +61,26 @@ export interface CalibratedLaser {
   horizontalOffset: number;
 }
 
-export type VelodyneModel = 'vlp16' | 'hdl32e' | 'hdl64e' | 'generic';
+export type VelodyneModel = 'vlp16' | 'vlp32c' | 'hdl32e' | 'hdl64e' | 'vls128' | 'generic';
 
 export const VELODYNE_MODEL_NAMES: Record<VelodyneModel, string> = {
   vlp16: 'Velodyne VLP-16',
+  vlp32c: 'Velodyne VLP-32C',
   hdl32e: 'Velodyne HDL-32E',
   hdl64e: 'Velodyne HDL-64E',
+  vls128: 'Velodyne VLS-128',
   generic: 'generic spinning lidar',
 };
 
-/** The model whose timing a Velodyne calibration of `n` lasers gets: 16, 32 or 64 lasers, else generic. */
-export function guessVelodyneModel(n: number): VelodyneModel {
-  return n === 16 ? 'vlp16' : n === 32 ? 'hdl32e' : n === 64 ? 'hdl64e' : 'generic';
+/** Firing time of VLP-32C channel i: with its pair, ⌊i/2⌋ · 2.304 µs after the sequence starts. */
+export function vlp32cLaserTime(i: number): number {
+  return Math.floor(i / 2) * VLP32C_TIMING.pairSpacing;
+}
+
+/** Firing time of VLS-128 laser i: group g = ⌊i/8⌋ fires at (g + ⌊g/8⌋) · 2.665 µs (the slot after group 8 is maintenance). */
+export function vls128LaserTime(i: number): number {
+  const g = Math.floor(i / VLS128_TIMING.lasersPerGroup);
+  return (g + Math.floor(g / 8)) * VLS128_TIMING.groupSpacing;
 }
 
 export interface ProfileMeta {
@@ -81,7 +101,9 @@ function lasersAt(lasers: CalibratedLaser[], spacing: number): LaserSpec[] {
  */
 const VELODYNE_OPTICS: Record<VelodyneModel, Pick<SensorProfile, 'range' | 'beam'>> = {
   vlp16: { range: { min: 0.5, max: 100, resolution: 0.002, noiseSigma: 0.015 }, beam: { shape: 'rectangular', divergenceH: 3.0e-3, divergenceV: 1.5e-3 } },
+  vlp32c: { range: { min: 1, max: 200, resolution: 0.004, noiseSigma: 0.03 }, beam: { shape: 'rectangular', divergenceH: 3.0e-3, divergenceV: 1.5e-3 } },
   hdl32e: { range: { min: 1, max: 70, resolution: 0.002, noiseSigma: 0.02 }, beam: { shape: 'rectangular', divergenceH: 3.3e-3, divergenceV: 0.7e-3 } },
+  vls128: { range: { min: 1, max: 245, resolution: 0.004, noiseSigma: 0.03 }, beam: { shape: 'rectangular', divergenceH: 3.0e-3, divergenceV: 1.5e-3 } },
   hdl64e: { range: { min: 1, max: 100, resolution: 0.002, noiseSigma: 0.02 }, beam: { shape: 'rectangular', divergenceH: 3.3e-3, divergenceV: 0.7e-3 } },
   generic: { range: { min: 0.5, max: 100, resolution: 0.002, noiseSigma: 0.02 }, beam: { shape: 'circular', divergenceH: 3e-3, divergenceV: 3e-3 } },
 };
@@ -98,6 +120,16 @@ function velodyneTiming(model: VelodyneModel, lasers: CalibratedLaser[]): { grou
       return {
         groups: [{ name: 'lasers', lasers: lasersAt(lasers, HDL32E_TIMING.laserSpacing), firingPeriod: HDL32E_TIMING.sequencePeriod }],
         sequencesPerPacket: HDL32E_TIMING.sequencesPerPacket,
+      };
+    case 'vlp32c':
+      return {
+        groups: [{ name: 'lasers', lasers: lasers.map((l, i) => ({ ...l, timeOffset: vlp32cLaserTime(i) })), firingPeriod: VLP32C_TIMING.sequencePeriod }],
+        sequencesPerPacket: VLP32C_TIMING.sequencesPerPacket,
+      };
+    case 'vls128':
+      return {
+        groups: [{ name: 'lasers', lasers: lasers.map((l, i) => ({ ...l, timeOffset: vls128LaserTime(i) })), firingPeriod: VLS128_TIMING.sequencePeriod }],
+        sequencesPerPacket: VLS128_TIMING.sequencesPerPacket,
       };
     case 'hdl64e':
       return {
@@ -197,12 +229,4 @@ export function lms291Profile(fovDeg: 180 | 100, resolutionDeg: 1 | 0.5 | 0.25):
     sequencesPerPacket: sequencesPerScan,
     source: '003 Table 3; SICK LMS-291-S05 data sheet',
   };
-}
-
-/** Ouster product lines: range limits (m) from the data sheets, for imports that don't carry them. */
-export function ousterRange(prodLine: string | undefined): { min: number; max: number } {
-  const p = (prodLine ?? '').toUpperCase();
-  if (p.includes('OS-0') || p.includes('OS0')) return { min: 0.3, max: 50 };
-  if (p.includes('OS-2') || p.includes('OS2')) return { min: 0.8, max: 240 };
-  return { min: 0.3, max: 120 };
 }

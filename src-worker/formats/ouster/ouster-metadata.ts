@@ -2,7 +2,7 @@ import { CalibrationError, describeValue, keyPath } from '../../sensors/calibrat
 import { importCalibration, type ImportOptions } from '../../sensors/calibration/index';
 import { parseOusterJson, type OusterCalibration } from '../../sensors/calibration/ouster-json';
 import type { SensorProfile } from '../../../src-common/sensor-profile';
-import { parseJsonText, validateProfile } from '../../../src-common/sensor-profile-schema';
+import { parseJsonText } from '../../../src-common/sensor-profile-schema';
 import { DecodeError } from '../decode-error';
 
 /**
@@ -54,16 +54,6 @@ export interface OusterMetadata {
 }
 
 type Obj = Record<string, unknown>;
-
-const DEFAULT_LIDAR_TO_SENSOR = [-1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1, 36.18, 0, 0, 0, 1];
-
-function defaultBeamOriginMm(prodLine: string | undefined): number {
-  const p = prodLine ?? '';
-  if (p.startsWith('OS-0-')) return 27.67;
-  if (p.startsWith('OS-1-')) return 15.806;
-  if (p.startsWith('OS-2-')) return 13.762;
-  return 12.163; // gen 1
-}
 
 /** 1-based line of the first `"key"` in the text, for error messages (undefined when absent). */
 function lineOf(text: string, key: string | undefined): number | undefined {
@@ -164,36 +154,8 @@ export function parseOusterMetadata(text: string, name: string): OusterMetadata 
   }
 
   const prodLine = calibration.prodLine;
-  const matrix = (f: { value: unknown; path: string[] }, rigid: boolean): number[] => {
-    const v = f.value;
-    if (!Array.isArray(v) || v.length !== 16 || !v.every((x) => typeof x === 'number' && Number.isFinite(x) && Math.abs(x) < 1e6)) {
-      return fail(f.path, `expected a 4×4 matrix as 16 numbers (row-major, mm), got ${Array.isArray(v) ? `${v.length} entries` : describeValue(v)}`);
-    }
-    const m = v as number[];
-    if (m[12] !== 0 || m[13] !== 0 || m[14] !== 0 || m[15] !== 1) fail(f.path, 'the last row must be 0 0 0 1');
-    if (rigid) {
-      // A non-rigid lidar → sensor matrix would scale or shear every point: refuse it.
-      for (let a = 0; a < 3; a++) {
-        for (let b = 0; b < 3; b++) {
-          const dot = m[a]! * m[b]! + m[4 + a]! * m[4 + b]! + m[8 + a]! * m[8 + b]!;
-          if (Math.abs(dot - (a === b ? 1 : 0)) > 1e-3) fail(f.path, 'the rotation part is not orthonormal');
-        }
-      }
-      const det = m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) - m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) + m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!);
-      if (det < 0) fail(f.path, 'the rotation part is a reflection (determinant −1)');
-    }
-    return m;
-  };
-  const b2l = find(['beam_intrinsics', 'beam_to_lidar_transform'], ['beam_to_lidar_transform']);
-  let beamToLidar: number[];
-  if (b2l) beamToLidar = matrix(b2l, false);
-  else {
-    const n = calibration.beamOriginMm ?? defaultBeamOriginMm(prodLine);
-    if (!(Math.abs(n) < 1000)) fail(['lidar_origin_to_beam_origin_mm'], `expected a few millimetres, got ${n}`);
-    beamToLidar = [1, 0, 0, n, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-  }
-  const l2s = find(['lidar_intrinsics', 'lidar_to_sensor_transform'], ['lidar_to_sensor_transform']);
-  const lidarToSensor = l2s ? matrix(l2s, true) : [...DEFAULT_LIDAR_TO_SENSOR];
+  // The transforms are read (and checked) with the angles, so the profile uses the same ones.
+  const { beamToLidar, lidarToSensor } = calibration;
 
   const serial = str(['prod_sn'], ['sensor_info', 'prod_sn']);
   const firmware = str(['build_rev'], ['sensor_info', 'build_rev']);
@@ -230,21 +192,11 @@ export function ousterDestaggeredColumn(meta: OusterMetadata, row: number, measu
 }
 
 /**
- * A SensorProfile for simulating this unit, in the same frame as the decoded packets (Ouster's
- * sensor frame = Thicket's: x away from the connector, z up). importCalibration builds it in
- * the lidar frame; the lidar → sensor rotation about z (180° by default) is added to every
- * beam's azimuth offset here. The beam-origin offset and the lidar origin's height are not
- * modelled by a profile (they move points by 1–4 cm).
+ * A SensorProfile for simulating this unit, in the frame of the decoded packets (Ouster's sensor
+ * frame = Thicket's: x away from the connector, z up). importCalibration builds it there, with the
+ * beam-origin offset in its per-laser offsets (docs/drive-logs.md, *Ouster frames*), so this is
+ * the same profile `thicket profile import` makes from the JSON.
  */
 export function ousterProfile(meta: OusterMetadata, opts: ImportOptions = {}): SensorProfile {
-  const base = importCalibration(meta.text, meta.name, opts).profile;
-  const m = meta.lidarToSensor;
-  const yaw = Math.atan2(m[4]!, m[0]!);
-  const wrap = (a: number): number => Math.atan2(Math.sin(a), Math.cos(a));
-  const groups = base.groups.map((g) => ({ ...g, lasers: g.lasers.map((l) => ({ ...l, azimuthOffset: wrap(l.azimuthOffset + yaw) })) }));
-  const description =
-    base.description.replace(/\s*Lidar frame:[^]*$/, '') +
-    ` Sensor frame (x away from the connector): the lidar-to-sensor rotation (${Math.round((yaw * 180) / Math.PI)}° about z) is in the azimuth offsets;` +
-    ` the ${meta.beamToLidar[3]!} mm beam-origin offset and the ${m[11]!} mm lidar-origin height are not modelled.`;
-  return validateProfile({ ...base, description, groups }, meta.name);
+  return importCalibration(meta.text, meta.name, opts).profile;
 }

@@ -7,9 +7,11 @@
  *
  * Directions follow the Ouster SDK: a beam's azimuth is the encoder angle minus its
  * `beam_azimuth_angles` entry, and the encoder angle falls as columns advance (the head turns
- * clockwise seen from above). The 12–16 mm lidar_origin_to_beam_origin offset and the 180° turn
- * of the lidar frame in `lidar_to_sensor_transform` are not applied: the profile is in the lidar
- * frame (the import's description says so).
+ * clockwise seen from above). The lasers returned here are in the *lidar* frame, as the file
+ * gives them; the two transforms of the SDK's XYZ formula come along (`beam_to_lidar_transform`,
+ * or a radial `lidar_origin_to_beam_origin_mm`, and `lidar_to_sensor_transform`, with the SDK's
+ * defaults where the file has none: ouster-sdk sensor_info.cpp), so the profile and the packet
+ * decoder can both work in the sensor frame (docs/drive-logs.md, *Ouster frames*).
  */
 import type { CalibratedLaser } from '../devices';
 import { parseJsonText, ProfileError } from '../../../src-common/sensor-profile-schema';
@@ -26,7 +28,23 @@ export interface OusterCalibration {
   /** Emitted encoder window (degrees), when the file restricts it. */
   azimuthWindowDeg?: [number, number];
   beamOriginMm?: number;
+  /** 4×4 row-major, translation in mm (only its translation enters the XYZ formula, as in the SDK). */
+  beamToLidar: number[];
+  /** 4×4 row-major, translation in mm: rigid. */
+  lidarToSensor: number[];
   format: string;
+}
+
+/** The SDK's default lidar → sensor transform: 180° about z, lidar origin 36.18 mm above the sensor's. */
+export const DEFAULT_LIDAR_TO_SENSOR = [-1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1, 36.18, 0, 0, 0, 1];
+
+/** The SDK's default beam-origin offset (mm) of a product line when the file gives none. */
+export function defaultBeamOriginMm(prodLine: string | undefined): number {
+  const p = prodLine ?? '';
+  if (p.startsWith('OS-0-')) return 27.67;
+  if (p.startsWith('OS-1-')) return 15.806;
+  if (p.startsWith('OS-2-')) return 13.762;
+  return 12.163; // gen 1
 }
 
 export function parseOusterJson(text: string, file: string): OusterCalibration {
@@ -98,6 +116,38 @@ export function parseOusterJson(text: string, file: string): OusterCalibration {
   }
   const origin = find(['lidar_origin_to_beam_origin_mm'], ['beam_intrinsics', 'lidar_origin_to_beam_origin_mm']);
 
+  const matrix = (f: { value: unknown; path: string[] }, rigid: boolean): number[] => {
+    const v = f.value;
+    if (!Array.isArray(v) || v.length !== 16 || !v.every((x) => typeof x === 'number' && Number.isFinite(x) && Math.abs(x) < 1e6)) {
+      throw new CalibrationError(file, keyPath(f.path), `expected a 4×4 matrix as 16 numbers (row-major, mm), got ${Array.isArray(v) ? `${v.length} entries` : describeValue(v)}`);
+    }
+    const m = v as number[];
+    if (m[12] !== 0 || m[13] !== 0 || m[14] !== 0 || m[15] !== 1) throw new CalibrationError(file, keyPath(f.path), 'the last row must be 0 0 0 1');
+    if (rigid) {
+      // A non-rigid lidar → sensor matrix would scale or shear every point: refuse it.
+      for (let a = 0; a < 3; a++) {
+        for (let b = 0; b < 3; b++) {
+          const dot = m[a]! * m[b]! + m[4 + a]! * m[4 + b]! + m[8 + a]! * m[8 + b]!;
+          if (Math.abs(dot - (a === b ? 1 : 0)) > 1e-3) throw new CalibrationError(file, keyPath(f.path), 'the rotation part is not orthonormal');
+        }
+      }
+      const det = m[0]! * (m[5]! * m[10]! - m[6]! * m[9]!) - m[1]! * (m[4]! * m[10]! - m[6]! * m[8]!) + m[2]! * (m[4]! * m[9]! - m[5]! * m[8]!);
+      if (det < 0) throw new CalibrationError(file, keyPath(f.path), 'the rotation part is a reflection (determinant −1)');
+    }
+    return m;
+  };
+  const prodLine = typeof prod?.value === 'string' ? prod.value : undefined;
+  const b2l = find(['beam_intrinsics', 'beam_to_lidar_transform'], ['beam_to_lidar_transform']);
+  let beamToLidar: number[];
+  if (b2l && b2l.value !== null) beamToLidar = matrix(b2l, false);
+  else {
+    const n = typeof origin?.value === 'number' ? origin.value : defaultBeamOriginMm(prodLine);
+    if (!(Math.abs(n) < 1000)) throw new CalibrationError(file, origin ? keyPath(origin.path) : 'lidar_origin_to_beam_origin_mm', `expected a few millimetres, got ${n}`);
+    beamToLidar = [1, 0, 0, n, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+  }
+  const l2s = find(['lidar_intrinsics', 'lidar_to_sensor_transform'], ['lidar_to_sensor_transform']);
+  const lidarToSensor = l2s && l2s.value !== null ? matrix(l2s, true) : [...DEFAULT_LIDAR_TO_SENSOR];
+
   const layout = alt.path.length > 1 ? 'nested (fw 2.1+)' : mode?.path.length === 1 && !find(['data_format']) ? 'legacy' : 'flat (fw 2.x)';
   return {
     lasers: altitudes.map((a, i) => ({
@@ -113,6 +163,8 @@ export function parseOusterJson(text: string, file: string): OusterCalibration {
     ...(typeof prod?.value === 'string' ? { prodLine: prod.value } : {}),
     ...(azimuthWindowDeg ? { azimuthWindowDeg } : {}),
     ...(typeof origin?.value === 'number' ? { beamOriginMm: origin.value } : {}),
+    beamToLidar,
+    lidarToSensor,
     format: `Ouster metadata JSON, ${layout}`,
   };
 }

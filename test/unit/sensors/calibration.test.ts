@@ -29,7 +29,7 @@ describe.skipIf(!HAS_SHARED_DATA)('calibration files under ../shared/data', () =
     expect(profile.builtin).toBe(false);
     expect(profile.groups[0]!.firingPeriod).toBe(VLP16_TIMING.sequencePeriod);
     expect(profile.groups[0]!.lasers[15]!.timeOffset).toBeCloseTo(15 * 2.304e-6, 15);
-    expect(profile.description).toContain('Velodyne VLP-16, guessed from the laser count (16)');
+    expect(profile.description).toContain('Velodyne VLP-16 (detected from 16 lasers)');
     // The nebula copy of the same calibration gives the same lasers.
     expect(parseVelodyneYaml(read('nebula_velodyne/VLP16.yaml'), 'VLP16.yaml').lasers).toEqual(c.lasers);
   });
@@ -92,12 +92,22 @@ describe.skipIf(!HAS_SHARED_DATA)('calibration files under ../shared/data', () =
     expect(c.lasers[0]).toEqual({ elevation: -0.124932751059532, azimuthOffset: -0.0698131695389748, rangeOffset: 0.100000001490116, verticalOffset: 0, horizontalOffset: 0 });
   });
 
-  it('laser counts that match no model get generic timing, and say so', () => {
+  it('VLS128.yaml: 128 lasers are a VLS-128 (groups of 8 lasers 2.665 µs apart, 53.3 µs sequences)', () => {
     const { profile, model } = importCalibration(read('velodyne_calib/VLS128.yaml'), 'VLS128.yaml');
-    expect(model).toBe('generic');
+    expect(model).toBe('vls128');
     expect(profile.groups[0]!.lasers).toHaveLength(128);
+    expect(profile.groups[0]!.firingPeriod).toBeCloseTo(53.3e-6, 12);
+    expect(profile.sequencesPerPacket).toBe(3);
     expect(profile.range.resolution).toBe(0.007);
-    expect(profile.description).toContain('128 lasers match no known Velodyne model');
+    expect(profile.description).toContain('Velodyne VLS-128 (detected from 128 lasers)');
+  });
+
+  it('laser counts that match no model get generic timing, and say so', () => {
+    const lasers = Array.from({ length: 24 }, (_, i) => `- {laser_id: ${i}, vert_correction: ${(-0.2 + i * 0.01).toFixed(3)}}`).join('\n');
+    const { profile, model } = importCalibration(`lasers:\n${lasers}\n`, 'odd24.yaml');
+    expect(model).toBe('generic');
+    expect(profile.groups[0]!.lasers).toHaveLength(24);
+    expect(profile.description).toContain('24 lasers match no known Velodyne model');
   });
 
   it('veloview db.xml files: only the enabled lasers', () => {
@@ -121,7 +131,7 @@ describe.skipIf(!HAS_SHARED_DATA)('calibration files under ../shared/data', () =
     expect(legacy.format).toContain('legacy');
 
     const { profile, model } = importCalibration(read('ouster_sdk/OS-1-128_v2.3.0_1024x10.json'), 'OS-1-128_v2.3.0_1024x10.json');
-    expect(model).toBe('ouster');
+    expect(model).toBe('os1-128');
     expect(profile.groups[0]!.firingPeriod).toBeCloseTo(1 / 10240, 15);
     expect(profile.sequencesPerPacket).toBe(16);
     expect(profile.spin).toBe('cw');

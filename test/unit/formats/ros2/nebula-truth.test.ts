@@ -194,8 +194,9 @@ describe.skipIf(!HAS_SHARED_DATA)('nebula decoder ground truth (ROS 2 .db3 → P
 
   it('VLP-32C: the calibration import is re-timed to the VLP-32C firing layout on the way', () => {
     const calib = 'nebula_velodyne/VLP32.yaml';
-    const profile = importCalibration(readFileSync(dataFile(calib), 'utf8'), 'VLP32.yaml').profile;
-    // importCalibration guesses the HDL-32E from 32 lasers.
+    // The file's elevations (−25° … +15°) say VLP-32C; stated as an HDL-32E, its packets re-time it.
+    expect(importCalibration(readFileSync(dataFile(calib), 'utf8'), 'VLP32.yaml').model).toBe('vlp32c');
+    const profile = importCalibration(readFileSync(dataFile(calib), 'utf8'), 'VLP32.yaml', { model: 'hdl32e' }).profile;
     expect(profile.groups[0]!.firingPeriod).toBeCloseTo(46.08e-6, 12);
     const gen = ros2Packets(db3Messages(dataFile('nebula_velodyne/vlp32/1713492677464078412_0.db3')), { name: 'vlp32.db3', profile });
     const first = gen.next();

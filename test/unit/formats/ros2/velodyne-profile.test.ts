@@ -54,8 +54,11 @@ describe('VLP-32C support', () => {
     expect(velodyneProfileForModel(builtinProfile('vlp16')!, 'vlp32c').retimed).toBe(false);
   });
 
-  it.skipIf(!HAS_SHARED_DATA)("nebula's VLP32.yaml: imported as 32 lasers with HDL-32E timing, re-timed as a VLP-32C", () => {
-    const imported = importCalibration(readFileSync(dataFile('nebula_velodyne/VLP32.yaml'), 'utf8'), 'VLP32.yaml');
+  it.skipIf(!HAS_SHARED_DATA)("nebula's VLP32.yaml: detected as a VLP-32C; stated as an HDL-32E, re-timed as a VLP-32C", () => {
+    const detected = importCalibration(readFileSync(dataFile('nebula_velodyne/VLP32.yaml'), 'utf8'), 'VLP32.yaml');
+    expect(detected.model).toBe('vlp32c');
+    expect(hasVlp32cTiming(detected.profile)).toBe(true);
+    const imported = importCalibration(readFileSync(dataFile('nebula_velodyne/VLP32.yaml'), 'utf8'), 'VLP32.yaml', { model: 'hdl32e' });
     expect(imported.model).toBe('hdl32e');
     expect(imported.profile.range.resolution).toBe(0.004);
     const { profile } = velodyneProfileForModel(imported.profile, 'vlp32c');
