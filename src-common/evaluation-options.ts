@@ -3,6 +3,7 @@
  * the CLI prints and the evaluator runs with.
  */
 import type { ScanHistogramParams } from './metrics';
+import type { EvaluationRegion } from './evaluation-region';
 
 /** Point-cloud error samples per side: nearest-neighbour targets kept, and queries. */
 export const DEFAULT_TARGET_CAP = 1_000_000;
@@ -13,9 +14,13 @@ export const DEFAULT_SCAN_HISTOGRAM: ScanHistogramParams = { azimuthBinDeg: 0.5,
 export interface EvaluationOptions {
   /** Largest angle between paired rays (degrees); default 0.2. */
   directionToleranceDeg?: number;
-  /** 'time' (default): by time as above; 'index': the k-th real packet with the k-th simulated one. */
-  packetPairing?: 'time' | 'index';
-  /** Largest time difference of paired packets (s); default 2.5e-4 (half a Velodyne HDL-32E packet). */
+  /**
+   * 'time' (default): each real ray with the simulated ray of its direction fired nearest in time,
+   * across packet boundaries; 'index': the k-th real packet with the k-th simulated one; 'rays':
+   * ray for ray, for a run simulated from the log's own rays (checked: a mismatch is an error).
+   */
+  packetPairing?: 'time' | 'index' | 'rays';
+  /** Largest difference of paired rays' firing times (s); default 2.5e-4 (half a Velodyne HDL-32E packet). */
   timeToleranceS?: number;
   /** Seconds added to the run's packet times; default (null): whatever makes the first packets coincide. */
   timeOffsetS?: number | null;
@@ -35,10 +40,17 @@ export interface EvaluationOptions {
   staticRotationDeg?: number;
   /** Bins of the static-scan histograms. */
   scanHistogram?: Partial<ScanHistogramParams>;
+  /** Only real rays (and their partners) inside it are scored (src-common/evaluation-region.ts); default: everything. */
+  region?: EvaluationRegion | null;
+  /** Width of the by-range breakdown's bins (m); default 10. */
+  rangeBreakdownBinM?: number;
+  /** A warning when less than this fraction of either side's rays pair, or of the shorter time span overlaps; default 0.5. */
+  minOverlap?: number;
 }
 
-export type ResolvedEvaluationOptions = Required<Omit<EvaluationOptions, 'scanHistogram' | 'timeOffsetS'>> & {
+export type ResolvedEvaluationOptions = Required<Omit<EvaluationOptions, 'scanHistogram' | 'timeOffsetS' | 'region'>> & {
   timeOffsetS: number | null;
+  region: EvaluationRegion | null;
   scanHistogram: ScanHistogramParams;
 };
 
@@ -56,6 +68,9 @@ export const EVALUATION_DEFAULTS: ResolvedEvaluationOptions = {
   staticTranslationM: 0.05,
   staticRotationDeg: 0.5,
   scanHistogram: DEFAULT_SCAN_HISTOGRAM,
+  region: null,
+  rangeBreakdownBinM: 10,
+  minOverlap: 0.5,
 };
 
 export function resolveEvaluationOptions(o: EvaluationOptions = {}): ResolvedEvaluationOptions {
@@ -64,6 +79,7 @@ export function resolveEvaluationOptions(o: EvaluationOptions = {}): ResolvedEva
     ...EVALUATION_DEFAULTS,
     ...defined,
     timeOffsetS: o.timeOffsetS ?? null,
+    region: o.region ?? null,
     scanHistogram: { ...DEFAULT_SCAN_HISTOGRAM, ...Object.fromEntries(Object.entries(o.scanHistogram ?? {}).filter(([, v]) => v !== undefined)) },
   };
 }

@@ -72,6 +72,55 @@ export interface ObservationMetrics {
   pointCloud: PointCloudErrorResult | null;
   /** Range-histogram distances, when both logs stand still. */
   staticScan: StaticScanMetrics | null;
+  /**
+   * How rays were paired: 'time' by (firing time, direction) across packet boundaries, 'index'
+   * packet k with packet k, 'rays' ray for ray (a run simulated from the log's own rays).
+   */
+  pairing?: PairingMode;
+  /** Rays read on each side, and the fraction of them that found a partner. */
+  rays?: { real: number; sim: number };
+  pairedFraction?: { real: number; sim: number };
+  /** Firing-time spans of each side (s, the run's after the offset) and the fraction of the shorter one they share. */
+  timeOverlap?: { real: [number, number]; sim: [number, number]; fraction: number };
+  /** Why the figures may mislead (a run and a log that barely overlap), with the figures. */
+  warnings?: string[];
+  /** The region scored (its text form; 'everything' when none) and the ray pairs inside it. */
+  region?: { spec: string; pairs: number; realRays: number };
+  /** Per class of the real log's labels (null when the log has none). */
+  perClass?: ClassMetrics[] | null;
+  /** By range from the sensor (the real hit's, else the simulated hit's), `binM` wide. */
+  byRange?: RangeBinMetrics[];
+}
+
+export type PairingMode = 'time' | 'index' | 'rays';
+
+/** One class of a labelled real log (a pair takes the real ray's class, else — a false hit — the simulated ray's). */
+export interface ClassMetrics {
+  class: number;
+  name: string;
+  /** Real hits of the class that were scored. */
+  realHits: number;
+  trueHits: number;
+  falseHits: number;
+  falseMisses: number;
+  recall: number | null;
+  precision: number | null;
+  /** Symmetric point-cloud error over the class's hits (m; a sample estimate above 50,000 points a side). */
+  pointCloudError: number | null;
+}
+
+/** One range bin [fromM, toM). */
+export interface RangeBinMetrics {
+  fromM: number;
+  toM: number;
+  realHits: number;
+  trueHits: number;
+  falseHits: number;
+  falseMisses: number;
+  recall: number | null;
+  precision: number | null;
+  /** Median |r̂ − r| over the bin's true hits (m, to 1 mm); null without true hits. */
+  rangeErrorMedianM: number | null;
 }
 
 /** The figures tables report first (the CLI's `evaluate`, the Table 4.3 experiment). */

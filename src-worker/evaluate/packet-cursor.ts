@@ -19,8 +19,12 @@ export class EvaluationError extends Error {
 export const Peek = { Packet: 0, End: 1, Need: 2 } as const;
 export type Peek = (typeof Peek)[keyof typeof Peek];
 
-/** The fields the evaluation reads. */
-export type EvalChunk = Pick<PacketChunk, 'packetCount' | 'packetTime' | 'packetPose' | 'rayStart' | 'rayDir' | 'rayRange' | 'rayReturn'>;
+/**
+ * The fields the evaluation reads; firing times (without them every ray fires at its packet's
+ * time) and classes (without them, none is labelled) are optional.
+ */
+export type EvalChunk = Pick<PacketChunk, 'packetCount' | 'packetTime' | 'packetPose' | 'rayStart' | 'rayDir' | 'rayRange' | 'rayReturn'> &
+  Partial<Pick<PacketChunk, 'rayTime' | 'rayClass'>>;
 
 export class PacketCursor {
   private readonly chunks: EvalChunk[] = [];
@@ -87,7 +91,7 @@ export function checkChunk(c: EvalChunk, where: string): void {
   if (c.packetPose.length < POSE_STRIDE * n) throw new EvaluationError(`${where}: ${c.packetPose.length / POSE_STRIDE} poses for ${n} packets`);
   if (c.rayStart.length < n + 1) throw new EvaluationError(`${where}: ${c.rayStart.length} ray offsets for ${n} packets (need ${n + 1})`);
   const rays = c.rayRange.length;
-  if (c.rayDir.length < 3 * rays || c.rayReturn.length < rays) throw new EvaluationError(`${where}: ray arrays differ in length (${rays} ranges, ${c.rayDir.length / 3} directions, ${c.rayReturn.length} return numbers)`);
+  if (c.rayDir.length < 3 * rays || c.rayReturn.length < rays || (c.rayTime && c.rayTime.length < rays) || (c.rayClass && c.rayClass.length < rays)) throw new EvaluationError(`${where}: ray arrays differ in length (${rays} ranges, ${c.rayDir.length / 3} directions, ${c.rayReturn.length} return numbers)`);
   for (let p = 0; p < n; p++) {
     const a = c.rayStart[p]!, b = c.rayStart[p + 1]!;
     if (b < a || b > rays) throw new EvaluationError(`${where}: packet ${p}'s rays [${a}, ${b}) are outside the chunk's ${rays} rays`);

@@ -1,0 +1,189 @@
+/**
+ * Pairing a real packet's rays with the simulated rays of a time window, across simulated packet
+ * boundaries (docs/methods.md §6, *Pairing*): each real ray pairs with the untaken simulated ray
+ * of the same return number whose direction is within the tolerance and whose firing time is
+ * nearest its own, within the time tolerance; among equally near times, the nearer direction,
+ * then the earlier ray. A real packet whose rays carry no firing times (a registered scan: every
+ * ray at the packet's time) only says its rays fired during the scan, so every simulated ray of
+ * its window is equally near in time and the nearest direction decides.
+ *
+ * The simulated rays of the window go into a hash grid over the unit sphere (cells two
+ * tolerance-chords wide, so the 2×2×2 block of cells nearest a direction holds every candidate;
+ * the same scheme as ray-pairing.ts), an open-addressing table in typed arrays reused between
+ * packets. Greedy in real-ray order: a tie between two real rays for one simulated ray goes to
+ * the first. Directions are compared in each packet's own sensor frame (the same beam of the
+ * sensor, whatever the poses).
+ */
+import type { EvalChunk } from './packet-cursor';
+import type { WindowPacket } from './sim-window';
+
+export class WindowPairer {
+  /** The pairs of the last pair(): real ray (absolute in its chunk), window slot, simulated ray (absolute in its chunk). */
+  real = new Uint32Array(1024);
+  slot = new Uint32Array(1024);
+  sim = new Uint32Array(1024);
+  count = 0;
+
+  private readonly cosTol: number;
+  private readonly cell: number;
+  private readonly cellsPerAxis: number;
+  // Per entry (a simulated ray of the window): its window slot, ray, firing time and the next entry in its cell.
+  private eSlot = new Uint32Array(1024);
+  private eRay = new Uint32Array(1024);
+  private eTime = new Float64Array(1024);
+  private eNext = new Int32Array(1024);
+  private slotX = new Int32Array(2048);
+  private slotY = new Int32Array(2048);
+  private slotZ = new Int32Array(2048);
+  private slotHead = new Int32Array(2048);
+  private readonly probe = new Int32Array(6);
+
+  constructor(toleranceRad: number) {
+    this.cosTol = Math.cos(toleranceRad);
+    this.cell = 4 * Math.sin(toleranceRad / 2);
+    this.cellsPerAxis = Math.ceil(2 / this.cell) + 2;
+  }
+
+  /**
+   * Pairs the untaken rays of real packet rp (firing at `time` + their own offsets; `timed`
+   * false: a scan without firing times) with the untaken simulated rays of `window` fired within
+   * [a, b]. Marks what it takes in `realTaken` (per ray of the packet) and in the window.
+   */
+  pair(real: EvalChunk, rp: number, time: number, timed: boolean, tolS: number, a: number, b: number, realTaken: Uint8Array, window: readonly WindowPacket[]): number {
+    const n = this.fill(window, a, b);
+    this.count = 0;
+    if (n === 0) return 0;
+    const r0 = real.rayStart[rp]!, r1 = real.rayStart[rp + 1]!;
+    this.ensurePairs(r1 - r0);
+    const rd = real.rayDir, rt = real.rayTime, probe = this.probe, cosTol = this.cosTol;
+    const eSlot = this.eSlot, eRay = this.eRay, eTime = this.eTime, eNext = this.eNext;
+    let count = 0;
+    for (let i = r0; i < r1; i++) {
+      if (realTaken[i - r0]) continue;
+      const x = rd[3 * i]!, y = rd[3 * i + 1]!, z = rd[3 * i + 2]!;
+      if (!this.cellOf(x, y, z)) continue;
+      const ret = real.rayReturn[i];
+      const t = time + (timed && rt ? rt[i]! : 0);
+      let best = -1, bestCost = Infinity, bestDot = cosTol;
+      for (let c = 0; c < 8; c++) {
+        const s = this.slotOf(probe[c & 1]!, probe[2 + ((c >> 1) & 1)]!, probe[4 + ((c >> 2) & 1)]!, false);
+        if (s < 0) continue;
+        for (let k = this.slotHead[s]!; k >= 0; k = eNext[k]!) {
+          const w = window[eSlot[k]!]!, j = eRay[k]!;
+          if (w.used[j - w.r0] || w.chunk.rayReturn[j] !== ret) continue;
+          const cost = timed ? Math.abs(eTime[k]! - t) : 0;
+          if (cost > tolS) continue;
+          const sd = w.chunk.rayDir;
+          const dot = x * sd[3 * j]! + y * sd[3 * j + 1]! + z * sd[3 * j + 2]!;
+          if (dot < cosTol) continue;
+          if (cost < bestCost || (cost === bestCost && (dot > bestDot || (dot === bestDot && (best < 0 || k < best))))) {
+            best = k;
+            bestCost = cost;
+            bestDot = dot;
+          }
+        }
+      }
+      if (best < 0) continue;
+      const w = window[eSlot[best]!]!, j = eRay[best]!;
+      w.used[j - w.r0] = 1;
+      w.pairs++;
+      realTaken[i - r0] = 1;
+      this.real[count] = i;
+      this.slot[count] = eSlot[best]!;
+      this.sim[count] = j;
+      count++;
+    }
+    return (this.count = count);
+  }
+
+  /** The grid over the window's untaken rays fired within [a, b]; returns how many went in. */
+  private fill(window: readonly WindowPacket[], a: number, b: number): number {
+    let total = 0;
+    for (const w of window) if (w.t1 >= a && w.t0 <= b) total += w.r1 - w.r0 - w.pairs;
+    if (total === 0) return 0;
+    this.ensureEntries(total);
+    this.resetTable(total);
+    const probe = this.probe;
+    let n = 0;
+    for (let s = 0; s < window.length; s++) {
+      const w = window[s]!;
+      if (w.t1 < a || w.t0 > b || w.pairs === w.r1 - w.r0) continue;
+      const d = w.chunk.rayDir, rt = w.chunk.rayTime;
+      for (let j = w.r0; j < w.r1; j++) {
+        if (w.used[j - w.r0]) continue;
+        const t = w.time + (rt ? rt[j]! : 0);
+        if (t < a || t > b) continue;
+        if (!this.cellOf(d[3 * j]!, d[3 * j + 1]!, d[3 * j + 2]!)) continue; // not a unit vector: never pairs
+        const cell = this.slotOf(probe[0]!, probe[2]!, probe[4]!, true);
+        this.eSlot[n] = s;
+        this.eRay[n] = j;
+        this.eTime[n] = t;
+        this.eNext[n] = this.slotHead[cell]!;
+        this.slotHead[cell] = n;
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Cell of a direction and the neighbour on its nearer side per axis, into probe = [x, x', y, y', z, z']. */
+  private cellOf(x: number, y: number, z: number): boolean {
+    return this.axisCell(x, 0) && this.axisCell(y, 2) && this.axisCell(z, 4);
+  }
+
+  private axisCell(v: number, o: number): boolean {
+    const f = (v + 1) / this.cell + 1;
+    if (!(f >= 1 && f < this.cellsPerAxis)) return false;
+    const c = Math.floor(f);
+    this.probe[o] = c;
+    this.probe[o + 1] = f - c < 0.5 ? c - 1 : c + 1;
+    return true;
+  }
+
+  private slotOf(cx: number, cy: number, cz: number, insert: boolean): number {
+    const mask = this.slotX.length - 1;
+    let h = (Math.imul(cx, 73856093) ^ Math.imul(cy, 19349663) ^ Math.imul(cz, 83492791)) & mask;
+    for (;;) {
+      const sx = this.slotX[h]!;
+      if (sx === -1) {
+        if (!insert) return -1;
+        this.slotX[h] = cx;
+        this.slotY[h] = cy;
+        this.slotZ[h] = cz;
+        this.slotHead[h] = -1;
+        return h;
+      }
+      if (sx === cx && this.slotY[h] === cy && this.slotZ[h] === cz) return h;
+      h = (h + 1) & mask;
+    }
+  }
+
+  private resetTable(entries: number): void {
+    let size = this.slotX.length;
+    while (size < 2 * entries) size *= 2;
+    if (size !== this.slotX.length) {
+      this.slotX = new Int32Array(size);
+      this.slotY = new Int32Array(size);
+      this.slotZ = new Int32Array(size);
+      this.slotHead = new Int32Array(size);
+    }
+    this.slotX.fill(-1);
+  }
+
+  private ensureEntries(n: number): void {
+    if (this.eSlot.length >= n) return;
+    const size = Math.max(n, 2 * this.eSlot.length);
+    this.eSlot = new Uint32Array(size);
+    this.eRay = new Uint32Array(size);
+    this.eTime = new Float64Array(size);
+    this.eNext = new Int32Array(size);
+  }
+
+  private ensurePairs(n: number): void {
+    if (this.real.length >= n) return;
+    const size = Math.max(n, 2 * this.real.length);
+    this.real = new Uint32Array(size);
+    this.slot = new Uint32Array(size);
+    this.sim = new Uint32Array(size);
+  }
+}
