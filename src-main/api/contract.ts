@@ -38,6 +38,22 @@ const importOptions = {
 };
 const TextFile = z.object({ name: z.string().min(1).max(255), text: z.string().max(64 << 20) }).strict();
 
+/**
+ * Where the sensor sits on the vehicle (vehicle ← sensor; docs/drive-logs.md, *Mounts and
+ * extrinsics*), for an import (packet poses = vehicle pose · mount) and a simulation (the profile's
+ * mount replaced). At most one of `mount` and an extrinsic; the service checks the file.
+ */
+const mountOptions = {
+  /** [x, y, z (m), roll, pitch, yaw (degrees; R = Rz·Ry·Rx)]. */
+  mount: z.tuple([z.number().finite(), z.number().finite(), z.number().finite(), z.number().finite(), z.number().finite(), z.number().finite()]).optional(),
+  /** An extrinsic file on the host (a 4×4 matrix, a 3×4 / KITTI row, a ROS-style q/t YAML) mapping sensor points into the vehicle frame, */
+  extrinsicPath: z.string().min(1).max(4096).optional(),
+  /** or its text (picked in a browser). */
+  extrinsic: z.object({ name: z.string().min(1).max(255), text: z.string().max(64 * 1024) }).strict().optional(),
+  /** The file maps vehicle points into the sensor frame instead: it is inverted. */
+  extrinsicInverse: z.boolean().optional(),
+};
+
 export const JOB_STATES = ['queued', 'running', 'done', 'failed', 'cancelled', 'interrupted'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
@@ -237,6 +253,7 @@ export const requestSchemas = {
       format: LogFormatSchema.optional(),
       name: z.string().min(1).max(255).optional(),
       ...importOptions,
+      ...mountOptions,
       /** A calibration (Velodyne YAML / db.xml, Ouster metadata JSON) or a poses file on this machine. */
       calibrationPath: z.string().min(1).max(4096).optional(),
       posesPath: z.string().min(1).max(4096).optional(),
@@ -253,6 +270,7 @@ export const requestSchemas = {
       bytes: z.instanceof(Uint8Array).refine((b) => b.byteLength > 0, { message: 'the file is empty' }),
       format: LogFormatSchema.optional(),
       ...importOptions,
+      ...mountOptions,
       /** Calibration and poses files picked beside the log (browser mode): name and text. */
       calibration: TextFile.optional(),
       poses: TextFile.optional(),

@@ -66,6 +66,12 @@ const OPTIONS = {
   calibration: { type: 'string' },
   poses: { type: 'string' },
   'no-misses': { type: 'boolean', default: false },
+  // the sensor on the vehicle (import and simulate): vehicle ← sensor
+  mount: { type: 'string' },
+  extrinsic: { type: 'string' },
+  'extrinsic-inverse': { type: 'boolean', default: false },
+  // simulate a log's own rays
+  'rays-from': { type: 'string' },
   run: { type: 'string' },
   log: { type: 'string' },
   out: { type: 'string' },

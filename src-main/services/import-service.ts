@@ -10,8 +10,9 @@ import { DETECT_HEAD_BYTES } from '../../src-common/format-info';
 import type { ProjectSession } from './project-session';
 import type { EventBus } from './event-bus';
 import { resolveProfileForUse } from './profiles-service';
+import { resolveMount, type MountRequest } from './mount-request';
 
-export interface ImportRequest {
+export interface ImportRequest extends MountRequest {
   name?: string;
   path?: string;
   bytes?: Uint8Array;
@@ -41,6 +42,8 @@ export async function startImport(session: ProjectSession, events: EventBus, req
   if (bytes && (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength)) bytes = bytes.slice();
   const calibration = req.calibration ?? (req.calibrationPath ? readText(req.calibrationPath) : null);
   const poses = req.poses ?? (req.posesPath ? readText(req.posesPath) : null);
+  // The sensor on the vehicle (a bad extrinsic fails here, before any job or row).
+  const mount = resolveMount(req);
   const checks: PrepareImportInput = {
     // The file's own name tells its format (and names it in errors), not the log's display name.
     name: req.path ? basename(req.path) : name,
@@ -73,6 +76,7 @@ export async function startImport(session: ProjectSession, events: EventBus, req
     rebuildMisses: req.rebuildMisses,
     metadata: prepared.metadata,
     poses: parsedPoses,
+    mount: mount ? [...mount.pose] : null,
     stored,
   };
   let logId = 0;
@@ -97,6 +101,8 @@ export async function startImport(session: ProjectSession, events: EventBus, req
         decodedWith: profile ? profile.id : s.info.profileId ?? null,
         ...(calibration ? { calibration: calibration.name } : {}),
         ...(poses ? { poses: poses.name } : {}),
+        // Vehicle ← sensor: simulate --poses-from undoes it to recover the vehicle's poses.
+        ...(mount ? { mount: mount.pose, mountSource: mount.source } : {}),
         startTime: s.startTime,
         rebuiltMisses: s.rebuiltMisses,
         ...(s.dropped ? { dropped: s.dropped } : {}),

@@ -11,6 +11,7 @@ import { chunkBounds } from './chunk-points';
 import type { ChunkSink, DecodedPacket } from './log-source';
 import { IDENTITY_POSE, POSE_STRIDE, RING_UNKNOWN } from '../../src-common/packets';
 import { BoundsAccumulator } from '../geometry/bounds';
+import { composePoses } from '../geometry/trajectory';
 
 /** Where packet poses come from when the format has none (a poses file). */
 export interface PoseLookup {
@@ -20,6 +21,12 @@ export interface PoseLookup {
 
 export interface LogWriterOptions {
   poses?: PoseLookup | null;
+  /**
+   * Vehicle ← sensor (a Pose7): the pose from the poses file or the format (or the origin) is the
+   * vehicle's, and each packet's sensor pose is that pose · mount (docs/drive-logs.md, *Mounts
+   * and extrinsics*). Null: the pose is the sensor's.
+   */
+  mount?: ArrayLike<number> | null;
   /** Rays per stored chunk (the last chunk may hold fewer; a packet is never split). */
   raysPerChunk?: number;
 }
@@ -47,6 +54,7 @@ export class LogWriter {
   private readonly rotation = new Float64Array(9);
   private readonly raysPerChunk: number;
   private readonly pose = new Float64Array(POSE_STRIDE);
+  private readonly vehicle = new Float64Array(POSE_STRIDE);
   private readonly bounds = new BoundsAccumulator();
   private t0 = NaN;
   private lastTime = -Infinity;
@@ -73,6 +81,10 @@ export class LogWriter {
     if (this.opts.poses) this.opts.poses.poseFor(this.packets, t, abs, this.pose);
     else if (p.pose) for (let i = 0; i < POSE_STRIDE; i++) this.pose[i] = p.pose[i]!;
     else this.pose.set(IDENTITY_POSE);
+    if (this.opts.mount) {
+      this.vehicle.set(this.pose);
+      composePoses(this.vehicle, 0, this.opts.mount, 0, this.pose, 0);
+    }
     if (this.packets === 0 && p.packed) this.packedBuilder = new PackedChunkBuilder(0, p.packed.codec);
     if (this.packedBuilder) return this.addPacked(p, t);
     const b = this.builder;

@@ -38,6 +38,8 @@ export interface ImportLogInput {
   metadata?: { name: string; text: string } | null;
   /** Sensor poses from a file (world ← sensor, 7 per pose); times null = one pose per packet. */
   poses?: { name: string; times: Float64Array | null; poses: Float64Array } | null;
+  /** The sensor on the vehicle (vehicle ← sensor, 7 numbers; --mount / --extrinsic): packet poses = vehicle pose · mount. */
+  mount?: number[] | null;
   /** Host's count of stored chunks (Int32Array over a SharedArrayBuffer), for flow control. */
   stored?: Int32Array;
   raysPerChunk?: number;
@@ -92,7 +94,7 @@ function importFrom(format: LogFormatDescriptor, src: ByteSource, name: string, 
       Atomics.wait(stored, 0, Atomics.load(stored, 0), 100);
     }
   };
-  const writer = new LogWriter(sink, { poses: input.poses ? poseLookupFromFile(input.poses) : null, raysPerChunk: input.raysPerChunk });
+  const writer = new LogWriter(sink, { poses: input.poses ? poseLookupFromFile(input.poses) : null, raysPerChunk: input.raysPerChunk, mount: input.mount ?? null });
   const rebuild = input.profile && (input.rebuildMisses ?? true) && format.info.hitOnly && canRebuildMisses(input.profile)
     ? input.profile
     : null;

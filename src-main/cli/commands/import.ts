@@ -6,6 +6,7 @@ import { CliError } from '../cli-error';
 import type { CommandOutput } from '../output';
 import type { ProgressReporter } from '../progress';
 import { waitForJob } from '../wait-job';
+import { mountFlags } from '../mount-flags';
 
 export async function importCommand(services: AppServices, args: CommonArgs, progress: ProgressReporter): Promise<CommandOutput> {
   const file = args.positionals[1];
@@ -23,6 +24,7 @@ export async function importCommand(services: AppServices, args: CommonArgs, pro
     ...(v.calibration ? { calibrationPath: resolve(v.calibration) } : {}),
     ...(v.poses ? { posesPath: resolve(v.poses) } : {}),
     ...(v['no-misses'] ? { rebuildMisses: false } : {}),
+    ...mountFlags(v),
   });
   progress.job(job);
   const r = (await waitForJob(services, job.id, progress)) as Record<string, number | string>;
