@@ -35,6 +35,8 @@ const importOptions = {
   profileId: z.string().min(1).max(128).optional(),
   /** Rebuild the misses of a hit-only format from the profile (default: when a profile is given). */
   rebuildMisses: z.boolean().optional(),
+  /** The sensor model of the calibration, overriding detection ('vlp32c', 'os1-64-2048', …; docs/methods.md §5). */
+  sensorModel: z.string().min(1).max(32).optional(),
 };
 const TextFile = z.object({ name: z.string().min(1).max(255), text: z.string().max(64 << 20) }).strict();
 
@@ -447,7 +449,13 @@ export const requestSchemas = {
   'profiles.delete': z.object({ id: ProfileId }).strict(),
   /** A calibration file on the host (ROS velodyne YAML, Velodyne db.xml, Ouster metadata JSON, or a Thicket profile JSON) → a saved custom profile. */
   'profiles.import': z
-    .object({ path: z.string().min(1).max(4096), id: ProfileId.optional(), name: z.string().min(1).max(200).optional() })
+    .object({
+      path: z.string().min(1).max(4096),
+      id: ProfileId.optional(),
+      name: z.string().min(1).max(200).optional(),
+      /** The sensor model, overriding detection from the file ('vlp32c', 'os1-64-2048', …; docs/methods.md §5). */
+      model: z.string().min(1).max(32).optional(),
+    })
     .strict(),
   /** One revolution's beam directions, decimated for display; of a stored profile (`id`) or of an unsaved one (`profile`, checked as by save). */
   'profiles.pattern': z

@@ -23,6 +23,7 @@ export interface ImportRequest extends MountRequest {
   /** A calibration file (Velodyne YAML or db.xml, Ouster metadata JSON): path or name + text. */
   calibrationPath?: string;
   calibration?: { name: string; text: string };
+  sensorModel?: string;
   /** A poses file (KITTI rows, CSV, TUM): path or name + text. */
   posesPath?: string;
   poses?: { name: string; text: string };
@@ -50,6 +51,7 @@ export async function startImport(session: ProjectSession, events: EventBus, req
     ...(bytes ? { head: bytes.slice(0, DETECT_HEAD_BYTES) } : { path: req.path }),
     ...(req.format ? { format: req.format } : {}),
     calibration,
+    ...(req.sensorModel ? { model: req.sensorModel } : {}),
     poses,
   };
   const prepared = (await session.runner.runTransient('prepare-import', checks)).result as PrepareImportResult;

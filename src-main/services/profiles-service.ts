@@ -152,7 +152,7 @@ export interface ReadProfileFile {
   profile: SensorProfile;
   /** e.g. "ROS velodyne calibration YAML", "Thicket profile JSON". */
   format: string;
-  /** The model whose timing was assumed ('vlp16', 'hdl32e', 'hdl64e', 'generic', 'ouster'), or 'file'. */
+  /** The sensor model, detected or stated ('vlp16', 'vlp32c', 'hdl32e', 'hdl64e', 'vls128', 'generic', 'os1-128', …), or 'file'. */
   model: string;
 }
 
@@ -160,7 +160,7 @@ export interface ReadProfileFile {
  * Read a calibration (or a Thicket profile JSON) from the host's disk → a custom profile (not saved).
  * Errors name the file, the place in it and the reason.
  */
-export async function readProfileFile(pools: WorkerPools, path: string, opts: { id?: string; name?: string } = {}): Promise<ReadProfileFile> {
+export async function readProfileFile(pools: WorkerPools, path: string, opts: { id?: string; name?: string; model?: string } = {}): Promise<ReadProfileFile> {
   const name = basename(path);
   let size: number;
   try {
@@ -179,14 +179,14 @@ export async function readProfileFile(pools: WorkerPools, path: string, opts: { 
   } catch (e) {
     throw new ApiError('bad_input', `${path}: ${(e as Error).message}`);
   }
-  const input: ProfileReadInput = { text, name, ...(opts.id ? { id: opts.id } : {}), ...(opts.name ? { profileName: opts.name } : {}) };
+  const input: ProfileReadInput = { text, name, ...(opts.id ? { id: opts.id } : {}), ...(opts.name ? { profileName: opts.name } : {}), ...(opts.model ? { model: opts.model } : {}) };
   const out = (await runTransient(poolFor(pools, 'profile-read'), 'profile-read', input)).result as ProfileReadOutput;
   if ('error' in out) throw new ApiError('bad_input', out.error);
   return out;
 }
 
 /** Import a file into the project as a custom profile (refusing a built-in's id). */
-export async function importProfileFile(pools: WorkerPools, store: ProjectStore, path: string, opts: { id?: string; name?: string } = {}): Promise<ReadProfileFile> {
+export async function importProfileFile(pools: WorkerPools, store: ProjectStore, path: string, opts: { id?: string; name?: string; model?: string } = {}): Promise<ReadProfileFile> {
   const r = await readProfileFile(pools, path, opts);
   saveProfile(store, r.profile);
   return r;

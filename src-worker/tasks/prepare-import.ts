@@ -23,6 +23,8 @@ export interface PrepareImportInput {
   /** Given by the user: not detected. */
   format?: LogFormat;
   calibration: { name: string; text: string } | null;
+  /** The calibration's sensor model, overriding detection (--model; src-worker/sensors/models.ts). */
+  model?: string;
   poses: { name: string; text: string } | null;
 }
 
@@ -65,7 +67,11 @@ function prepare(input: PrepareImportInput): PrepareImportResult {
   }
   const metadataNeed = logFormat(id).calibrationIsMetadata;
   if (metadataNeed && !calibration) throw new BadInput('bad_input', `${name}: ${metadataNeed.missing} (give it as the calibration)`);
-  const calibrationProfile = calibration && !metadataNeed ? badInputOn(CalibrationError, () => importCalibration(calibration.text, calibration.name).profile) : null;
+  if (input.model && !calibration) throw new BadInput('bad_input', `${name}: --model ${input.model} states the model of a calibration; give the calibration too (--calibration FILE)`);
+  const stated = input.model ? { model: input.model } : {};
+  // A metadata JSON (Ouster) decodes the packets itself; a stated model is still checked against it.
+  if (calibration && metadataNeed && input.model) badInputOn(CalibrationError, () => importCalibration(calibration.text, calibration.name, stated));
+  const calibrationProfile = calibration && !metadataNeed ? badInputOn(CalibrationError, () => importCalibration(calibration.text, calibration.name, stated).profile) : null;
   const poses = input.poses ? badInputOn(DecodeError, () => parsePosesFile(input.poses!.text, input.poses!.name)) : null;
   return {
     ok: true,

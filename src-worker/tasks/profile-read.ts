@@ -15,6 +15,8 @@ export interface ProfileReadInput {
   /** Overrides of the profile's id and display name. */
   id?: string;
   profileName?: string;
+  /** The sensor model, overriding detection (--model: 'vlp32c', 'os1-64-2048', …). */
+  model?: string;
 }
 
 export type ProfileReadOutput =
@@ -22,7 +24,7 @@ export type ProfileReadOutput =
       profile: SensorProfile;
       /** e.g. "ROS velodyne calibration YAML", "Thicket profile JSON". */
       format: string;
-      /** The model whose timing was assumed ('vlp16', 'hdl32e', 'hdl64e', 'generic', 'ouster'), or 'file'. */
+      /** The sensor model (detected or stated: 'vlp16', 'vlp32c', 'hdl32e', 'hdl64e', 'vls128', 'generic', 'os1-128', …), or 'file'. */
       model: string;
     }
   | { error: string };
@@ -35,11 +37,12 @@ export function profileReadTask(input: ProfileReadInput): ProfileReadOutput {
     if (/\.json$/i.test(name) && text.includes('thicket-sensor-profile')) {
       const value = parseJsonText(text, name);
       if (isProfileFile(value)) {
+        if (input.model) return { error: `${name}: --model ${input.model} applies to calibration files; a Thicket profile JSON states its own timing` };
         const profile = fromProfileFile({ ...validateProfileFile(value, name), ...names }, false);
         return { profile, format: 'Thicket profile JSON', model: 'file' };
       }
     }
-    const r = importCalibration(text, name, names);
+    const r = importCalibration(text, name, { ...names, ...(input.model ? { model: input.model } : {}) });
     return { profile: r.profile, format: r.format, model: r.model };
   } catch (e) {
     if (e instanceof ProfileError || e instanceof CalibrationError) return { error: e.message };

@@ -22,6 +22,7 @@ export async function importCommand(services: AppServices, args: CommonArgs, pro
     ...(args.name ? { name: args.name } : {}),
     ...(v.profile ? { profileId: v.profile } : {}),
     ...(v.calibration ? { calibrationPath: resolve(v.calibration) } : {}),
+    ...(v.model ? { sensorModel: v.model } : {}),
     ...(v.poses ? { posesPath: resolve(v.poses) } : {}),
     ...(v['no-misses'] ? { rebuildMisses: false } : {}),
     ...mountFlags(v),

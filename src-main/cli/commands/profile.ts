@@ -1,11 +1,12 @@
 /**
- * `thicket profile import FILE [--project P] [--id ID] [--name NAME] [--json]`
+ * `thicket profile import FILE [--project P] [--id ID] [--name NAME] [--model M] [--json]`
  * `thicket profile list [--project P] [--json]`
  * `thicket profile show ID [--project P] [--json]`
  *
  * `import` and `show` print the profile in the file form (ProfileFile: degrees, ms, mrad),
  * so `thicket profile show vlp16 --json > my.json` gives a file that edits and imports back.
- * `import` saves into the project when --project is given; without it, it only converts.
+ * `import` saves into the project when --project is given; without it, it only converts. The
+ * sensor model is detected from the file; --model states it (src-worker/sensors/models.ts).
  */
 import { resolve } from 'node:path';
 import type { AppServices } from '../../services/app-services';
@@ -43,15 +44,16 @@ export async function profileCommand(services: AppServices, args: CommonArgs, pr
     const file = args.positionals[2];
     if (!file) throw new CliError('profile import: give the calibration FILE (ROS velodyne .yaml, Velodyne db.xml, Ouster metadata .json)', 2);
     const path = resolve(file);
+    const model = args.values.model;
     let fileForm: ProfileFile;
     if (args.project) {
-      const saved = await services.call('profiles.import', { path, ...(id ? { id } : {}), ...(args.name ? { name: args.name } : {}) });
+      const saved = await services.call('profiles.import', { path, ...(id ? { id } : {}), ...(args.name ? { name: args.name } : {}), ...(model ? { model } : {}) });
       fileForm = await services.call('profiles.getFile', { id: saved.id });
       progress.note(`saved profile "${saved.id}" in ${args.project}`);
     } else {
-      const { profile, format } = await readProfileFile(services.pools, path, { ...(id ? { id } : {}), ...(args.name ? { name: args.name } : {}) });
+      const { profile, format, model: detected } = await readProfileFile(services.pools, path, { ...(id ? { id } : {}), ...(args.name ? { name: args.name } : {}), ...(model ? { model } : {}) });
       fileForm = toProfileFile(profile);
-      progress.note(`read ${file} (${format}); not saved (give --project FILE to save it)`);
+      progress.note(`read ${file} (${format}, model ${detected}${model ? ', stated' : ''}); not saved (give --project FILE to save it)`);
     }
     return { json: fileForm, text: describe(fileForm) };
   }

@@ -31,9 +31,9 @@ export function profileHandlers(ctx: ServiceContext): Pick<Handlers, ProfileMeth
       changed();
       return { deleted };
     },
-    'profiles.import': async ({ path, id, name }) => {
+    'profiles.import': async ({ path, id, name, model }) => {
       const session = ctx.requireSession();
-      const { profile } = await importProfileFile(ctx.pools, session.store, path, { ...(id ? { id } : {}), ...(name ? { name } : {}) });
+      const { profile } = await importProfileFile(ctx.pools, session.store, path, { ...(id ? { id } : {}), ...(name ? { name } : {}), ...(model ? { model } : {}) });
       changed();
       return profile;
     },
