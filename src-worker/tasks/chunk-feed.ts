@@ -12,7 +12,8 @@ import { withRays } from '../formats/packed-rays';
 /** What the host answers to each ask ('next'): a chunk, null after the last, or why it could not read. */
 export type FeedAnswer<C> = { chunk: C | null } | { error: string };
 
-export async function* feedChunks<C>(port: MessagePort): AsyncGenerator<C, void, undefined> {
+/** `raw`: packed chunks as stored (payloads and their decoder), for a task that copies them whole. */
+export async function* feedChunks<C>(port: MessagePort, opts: { raw?: boolean } = {}): AsyncGenerator<C, void, undefined> {
   const answers: FeedAnswer<C>[] = [];
   let wake: (() => void) | null = null;
   let closed = false;
@@ -37,7 +38,7 @@ export async function* feedChunks<C>(port: MessagePort): AsyncGenerator<C, void,
       if (m.chunk === null) return;
       port.postMessage('next');
       // A stored capture's chunk arrives packed: its rays are rebuilt here, not on the host.
-      yield (m.chunk as Partial<PacketChunk>).packed ? (withRays(m.chunk as unknown as PacketChunk) as unknown as C) : m.chunk;
+      yield !opts.raw && (m.chunk as Partial<PacketChunk>).packed ? (withRays(m.chunk as unknown as PacketChunk) as unknown as C) : m.chunk;
     }
   } finally {
     closeFeed(port);

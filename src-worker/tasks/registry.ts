@@ -27,6 +27,7 @@ import { finishFitTask } from './finish-fit';
 import { meshLibraryTask } from './mesh-library';
 import { profileReadTask } from './profile-read';
 import { profilePatternTask } from './profile-pattern';
+import { splitLogTask } from './split-log';
 
 export const TASKS = {
   'import-log': importLog,
@@ -59,6 +60,7 @@ export const TASKS = {
   'mesh-library': meshLibraryTask,
   'profile-read': profileReadTask,
   'profile-pattern': profilePatternTask,
+  'split-log': splitLogTask,
 } as const;
 
 export type TaskName = keyof typeof TASKS;
