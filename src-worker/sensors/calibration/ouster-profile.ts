@@ -102,3 +102,37 @@ export function ousterProfileFrom(c: OusterCalibration, file: string, meta: Oust
     source: meta.source,
   };
 }
+
+/** Vertical field of view (degrees) of each line, beams spread uniformly (Ouster OS0 / OS1 / OS2 Rev 7 data sheets). */
+export const OUSTER_FOV_DEG: Record<OusterLine, number> = { os0: 90, os1: 45, os2: 22.5 };
+
+/** The SDK's default beam-origin offset (mm) of each line (ouster-sdk sensor_info.cpp). */
+const NOMINAL_BEAM_ORIGIN_MM: Record<OusterLine, number> = { os0: 27.67, os1: 15.806, os2: 13.762 };
+
+/**
+ * A nominal unit of `line` with `beams` beams, as its data sheet describes it: uniform elevations
+ * over the field of view from the top beam (Ouster numbers beams from the top), no azimuth
+ * stagger (a unit's own metadata JSON has its measured beam angles), the SDK's default transforms,
+ * 16 columns per packet, `columns` × 10 Hz.
+ */
+export function nominalOusterCalibration(line: OusterLine, beams: number, columns: number): OusterCalibration {
+  const fov = (OUSTER_FOV_DEG[line] * Math.PI) / 180;
+  const n = NOMINAL_BEAM_ORIGIN_MM[line];
+  return {
+    lasers: Array.from({ length: beams }, (_, i) => ({
+      elevation: fov / 2 - (fov * i) / (beams - 1),
+      azimuthOffset: 0,
+      rangeOffset: 0,
+      verticalOffset: 0,
+      horizontalOffset: 0,
+    })),
+    columnsPerTurn: columns,
+    turnsPerSecond: 10,
+    columnsPerPacket: 16,
+    prodLine: `OS-${line[2]}-${beams}`,
+    beamOriginMm: n,
+    beamToLidar: [1, 0, 0, n, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+    lidarToSensor: [-1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1, 36.18, 0, 0, 0, 1],
+    format: 'nominal (data sheet)',
+  };
+}

@@ -46,10 +46,10 @@ describe('thicket profile', () => {
     expect(r.stderr).toContain('saved profile "my-hdl32"');
     const list = runCliOk(['profile', 'list', '--project', project, '--json'], env);
     const profiles = (list.json as { profiles: { id: string; builtin: boolean; lasers: number }[] }).profiles;
-    expect(profiles.filter((p) => p.builtin)).toHaveLength(8);
+    expect(profiles.filter((p) => p.builtin)).toHaveLength(37);
     expect(profiles.find((p) => p.id === 'my-hdl32')).toMatchObject({ builtin: false, lasers: 32 });
     const show = runCliOk(['profile', 'show', 'my-hdl32', '--project', project, '--json'], env);
-    expect((show.json as FileForm).description).toContain('Velodyne HDL-32E, guessed from the laser count (32)');
+    expect((show.json as FileForm).description).toContain('Velodyne HDL-32E (detected from 32 lasers from −30.67° to +10.67°)');
     const text = runCli(['profile', 'list', '--project', project], env);
     expect(text.stdout).toMatch(/custom\s+my-hdl32/);
   });

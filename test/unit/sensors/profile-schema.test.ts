@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProfileError, fromProfileFile, parseJsonText, parseProfileJson, quaternionToRpy, rpyToQuaternion, toProfileFile, validateProfile, validateProfileFile, type ProfileFileInput } from '../../../src-common/sensor-profile-schema';
-import { BUILTIN_IDS, builtinProfile, builtinProfiles } from '../../../src-common/builtin-profiles';
+import { BUILTIN_FILE_IDS, BUILTIN_IDS, builtinProfile, builtinProfiles } from '../../../src-common/builtin-profiles';
 import { REPO_ROOT } from '../../helpers/shared-data';
 import { thrownBy } from '../../helpers/errors';
 
@@ -123,7 +123,7 @@ describe('built-in profiles', () => {
 
   it('every file in resources/profiles validates and is bundled', () => {
     const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
-    expect(files.sort()).toEqual(BUILTIN_IDS.map((id) => `${id}.json`).sort());
+    expect(files.sort()).toEqual(BUILTIN_FILE_IDS.map((id) => `${id}.json`).sort());
     for (const f of files) {
       const file = validateProfileFile(JSON.parse(readFileSync(join(dir, f), 'utf8')), f);
       expect(`${file.id}.json`).toBe(f);
@@ -132,8 +132,11 @@ describe('built-in profiles', () => {
     }
   });
 
-  it('holds the LMS-291 modes, the VLP-16, HDL-32E and HDL-64E', () => {
-    expect([...BUILTIN_IDS].sort()).toEqual(['hdl32e', 'hdl64e', 'lms291-100-025', 'lms291-100-05', 'lms291-100-1', 'lms291-180-05', 'lms291-180-1', 'vlp16']);
+  it('holds the LMS-291 modes, the VLP-16, VLP-32C, HDL-32E, HDL-64E, VLS-128 and the Ouster OS0 / OS1 / OS2 in three column modes', () => {
+    const ouster = ['os0', 'os1', 'os2'].flatMap((l) => [32, 64, 128].flatMap((b) => [`${l}-${b}`, `${l}-${b}-512`, `${l}-${b}-2048`]));
+    expect([...BUILTIN_IDS].sort()).toEqual(
+      ['hdl32e', 'hdl64e', 'lms291-100-025', 'lms291-100-05', 'lms291-100-1', 'lms291-180-05', 'lms291-180-1', 'vlp16', 'vlp32c', 'vls128', ...ouster].sort(),
+    );
     for (const p of builtinProfiles()) {
       expect(p.builtin).toBe(true);
       expect(p.mount).toEqual([0, 0, 2, 0, 0, 0, 1]);
