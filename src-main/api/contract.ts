@@ -12,6 +12,7 @@ import { EXPORT_FORMATS, LOG_FORMATS, type DriveLogFormat } from '../../src-comm
 import { RANGE_SAMPLERS, SCENE_KINDS, SIMULATION_MODES, STUDY_LOOPS, STUDY_SIMULATIONS, type SimulationMode, type StudyLoop } from '../../src-common/modes';
 import type { ProfileFile, ProfileKind, ProfilePattern, SensorProfile } from '../../src-common/sensor-profile';
 import type { EvaluationMetrics } from '../../src-common/metrics';
+import { regionProblem } from '../../src-common/evaluation-region';
 import type { StudyMetrics } from '../../src-common/study-results';
 import type { FormatCatalogue } from '../../src-common/format-info';
 
@@ -198,6 +199,20 @@ export const StudyDefinition = z
   .strict();
 export type StudyDefinition = z.output<typeof StudyDefinition>;
 
+/** An evaluation's region (src-common/evaluation-region.ts); its problems are reported by field. */
+const EvaluationRegionSchema = z
+  .object({
+    azimuthDeg: z.tuple([z.number().finite(), z.number().finite()]).optional(),
+    rangeM: z.tuple([z.number().finite(), z.number().finite()]).optional(),
+    boxes: z.array(z.object({ center: Vec3, size: Vec3, yawDeg: z.number().finite() }).strict()).max(64).optional(),
+    excludeBody: z.object({ size: Vec3, center: Vec3 }).strict().optional(),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    const problem = regionProblem(r);
+    if (problem) ctx.addIssue({ code: 'custom', message: `${problem.where}: ${problem.reason}` });
+  });
+
 /**
  * Options of an evaluation (docs/methods.md §6; src-worker/evaluate/observation-metrics.ts, which holds
  * the defaults): ray and packet pairing, the point-cloud samples, and the static-scan histograms.
@@ -206,9 +221,13 @@ export const EvaluationParams = z
   .object({
     /** Largest angle between paired rays (default 0.2°). */
     directionToleranceDeg: z.number().min(0.01).max(10).optional(),
-    /** 'time' (default): packets paired by time; 'index': the k-th with the k-th. */
-    packetPairing: z.enum(['time', 'index']).optional(),
-    /** Largest time difference of paired packets (default 2.5e-4 s). */
+    /**
+     * 'time': rays by (firing time, direction) across packet boundaries; 'index': packet k with
+     * packet k; 'rays': ray for ray (checked). Default: 'rays' for a run simulated from this log's
+     * rays (`raysFromLogId`), else 'time'.
+     */
+    packetPairing: z.enum(['time', 'index', 'rays']).optional(),
+    /** Largest difference of paired rays' firing times (default 2.5e-4 s). */
     timeToleranceS: z.number().min(0).max(60).optional(),
     /** Seconds added to the run's times (default: the first packets coincide). */
     timeOffsetS: z.number().finite().min(-1e7).max(1e7).optional(),
@@ -226,6 +245,12 @@ export const EvaluationParams = z
     elevationBinDeg: z.number().min(0.01).max(45).optional(),
     rangeBinM: z.number().min(0.001).max(10).optional(),
     maxRangeM: z.number().min(1).max(10_000).optional(),
+    /** What is scored (src-common/evaluation-region.ts; default everything). */
+    region: EvaluationRegionSchema.optional(),
+    /** Width of the by-range breakdown's bins (default 10 m). */
+    rangeBreakdownBinM: z.number().min(0.1).max(1_000).optional(),
+    /** Warn when less than this fraction of a side's rays pair, or of the shorter time span overlaps (default 0.5). */
+    minOverlap: z.number().min(0).max(1).optional(),
   })
   .strict();
 export type EvaluationParams = z.output<typeof EvaluationParams>;

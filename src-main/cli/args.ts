@@ -40,7 +40,16 @@ const OPTIONS = {
   'tune-evaluations': { type: 'string' },
   // evaluation: a real drive log against a simulation run
   real: { type: 'string' },
+  // experiment: the training and the test log
+  train: { type: 'string' },
+  test: { type: 'string' },
   sim: { type: 'string' },
+  // evaluation: what is scored and how rays pair
+  region: { type: 'string', multiple: true },
+  'exclude-body': { type: 'boolean', default: false },
+  body: { type: 'string' },
+  'range-bin': { type: 'string' },
+  pairing: { type: 'string' },
   // primitives and composed scenes
   annotation: { type: 'string' },
   auto: { type: 'boolean', default: false },

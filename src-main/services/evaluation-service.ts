@@ -33,7 +33,19 @@ export function evaluationOptions(p: EvaluationParams): EvaluationOptions {
     staticTranslationM: p.staticTranslationM,
     staticRotationDeg: p.staticRotationDeg,
     scanHistogram: { azimuthBinDeg: p.azimuthBinDeg, elevationBinDeg: p.elevationBinDeg, rangeBinM: p.rangeBinM, maxRangeM: p.maxRangeM },
+    region: p.region ?? null,
+    rangeBreakdownBinM: p.rangeBreakdownBinM,
+    minOverlap: p.minOverlap,
   };
+}
+
+/**
+ * How a run pairs with a log unless the request says: ray for ray when the run was simulated from
+ * this log's own rays (`thicket simulate --rays-from`, stored as `raysFromLogId`), by firing time
+ * and direction otherwise (docs/methods.md §6, *Pairing*).
+ */
+export function defaultPairing(runParams: Record<string, unknown>, logId: number): 'rays' | 'time' {
+  return Number(runParams.raysFromLogId) === logId ? 'rays' : 'time';
 }
 
 export function startEvaluation(ctx: ServiceContext, req: ParsedRequest<'evaluate.start'>): RunningJob {
@@ -45,7 +57,7 @@ export function startEvaluation(ctx: ServiceContext, req: ParsedRequest<'evaluat
   if (!run) throw new ApiError('not_found', `no simulation run ${req.runId} in this project`);
   if (log.packets === 0) throw new ApiError('bad_input', `drive log ${log.id} (${log.name}) has no packets to evaluate against`);
   if (run.packets === 0) throw new ApiError('bad_input', `simulation run ${run.id} (${run.name}) has no packets to evaluate`);
-  const options = evaluationOptions(req.params);
+  const options = evaluationOptions({ ...req.params, packetPairing: req.params.packetPairing ?? defaultPairing(run.params, log.id) });
   const resolved = resolveEvaluationOptions(options);
   const t0 = performance.now();
 

@@ -6,12 +6,16 @@ import { CliError } from '../cli-error';
 import type { CommandOutput } from '../output';
 import type { ProgressReporter } from '../progress';
 import { waitForJob } from '../wait-job';
+import { defaultBody, parseBody, parseRegion, RegionSyntaxError, type EvaluationRegion } from '../../../src-common/evaluation-region';
+import type { EvaluationParams } from '../../api/contract';
 
 /**
- * `thicket evaluate --project P --real LOG --sim RUN [--param key=value …]`: evaluate a
- * simulation run against a real drive log (docs/methods.md §6) and store the evaluation; --json prints
- * {packets, packetError, precision, recall, f1, pointCloudError, evaluation, unpairedRays,
- * unpairedPackets, seconds} and, when both logs stand still, bhattacharyya and histogramMatch.
+ * `thicket evaluate --project P --real LOG --sim RUN [--region SPEC …] [--exclude-body [--body
+ * L,W,H[,cx,cy,cz]]] [--range-bin M] [--pairing time|index|rays] [--param key=value …]`: evaluate
+ * a simulation run against a real drive log (docs/methods.md §6) and store the evaluation; --json
+ * prints {packets, packetError, precision, recall, f1, pointCloudError, evaluation, unpairedRays,
+ * unpairedPackets, pairedRays, pairedFraction, warnings, region, perClass, byRange, seconds} and,
+ * when both logs stand still, bhattacharyya and histogramMatch. Warnings also go to stderr.
  * `thicket evaluate list --project P` lists the stored evaluations. Ctrl-C cancels (nothing is kept).
  */
 export async function evaluateCommand(services: AppServices, args: CommonArgs, progress: ProgressReporter): Promise<CommandOutput> {
@@ -34,7 +38,20 @@ export async function evaluateCommand(services: AppServices, args: CommonArgs, p
   };
   process.once('SIGINT', onSigint);
   try {
-    const { job } = await services.call('evaluate.start', { realLogId, runId, params: paramFlags(v) });
+    const params: Partial<EvaluationParams> = { ...paramFlags(v) };
+    const region = regionFlags(v);
+    if (region) params.region = region;
+    const bin = v['range-bin'];
+    if (bin !== undefined) {
+      const m = Number(bin);
+      if (!(Number.isFinite(m) && m > 0)) throw new CliError(`--range-bin: expected a positive number of metres, got "${bin}"`, 2);
+      params.rangeBreakdownBinM = m;
+    }
+    if (v.pairing !== undefined) {
+      if (v.pairing !== 'time' && v.pairing !== 'index' && v.pairing !== 'rays') throw new CliError(`--pairing: expected time, index or rays, got "${v.pairing}"`, 2);
+      params.packetPairing = v.pairing;
+    }
+    const { job } = await services.call('evaluate.start', { realLogId, runId, params });
     const r = (await waitForJob(services, job.id, progress)) as unknown as EvaluationMetrics & { evaluation: number };
     const json: Record<string, unknown> = {
       packets: r.packets,
@@ -46,8 +63,16 @@ export async function evaluateCommand(services: AppServices, args: CommonArgs, p
       evaluation: r.evaluation,
       unpairedRays: r.unpairedRays,
       unpairedPackets: { real: r.unpairedPackets.real, sim: r.unpairedPackets.sim },
+      pairedRays: r.pairedRays,
+      pairedFraction: r.pairedFraction,
+      pairing: r.pairing,
+      warnings: r.warnings ?? [],
+      region: r.region,
+      perClass: r.perClass ?? null,
+      byRange: r.byRange ?? [],
       seconds: r.seconds,
     };
+    for (const w of r.warnings ?? []) process.stderr.write(`thicket: warning: ${w}\n`);
     if (r.staticScan) {
       json.bhattacharyya = r.staticScan.bhattacharyya;
       json.histogramMatch = r.staticScan.histogramMatch;
@@ -64,7 +89,20 @@ export async function evaluateCommand(services: AppServices, args: CommonArgs, p
   }
 }
 
-const fmt = (x: number | null, digits = 3) => (x === null ? '—' : x.toFixed(digits));
+/** `--region` (repeatable: the terms of every flag together), `--exclude-body`, `--body`; undefined when none. */
+function regionFlags(v: CommonArgs['values']): EvaluationRegion | undefined {
+  try {
+    const region: EvaluationRegion = v.region && v.region.length > 0 ? parseRegion(v.region.join(',')) : {};
+    if (v.body !== undefined && !v['exclude-body']) throw new CliError('--body is the footprint --exclude-body leaves out: give --exclude-body with it', 2);
+    if (v['exclude-body']) region.excludeBody = v.body !== undefined ? parseBody(v.body) : defaultBody();
+    return Object.keys(region).length > 0 ? region : undefined;
+  } catch (e) {
+    if (e instanceof RegionSyntaxError) throw new CliError(`${e.where.startsWith('body') ? '--body' : '--region'}: ${e.where}: ${e.reason}`, 2);
+    throw e;
+  }
+}
+
+const fmt = (x: number | null | undefined, digits = 3) => (x === null || x === undefined ? '—' : x.toFixed(digits));
 
 function summary(r: EvaluationMetrics & { evaluation: number }): string {
   const lines = [
@@ -73,6 +111,10 @@ function summary(r: EvaluationMetrics & { evaluation: number }): string {
     `  precision ${fmt(r.precision)}, recall ${fmt(r.recall)}, F1 ${fmt(r.f1)} (${r.trueHits} true hits, ${r.falseHits} false hits, ${r.falseMisses} false misses)`,
   ];
   if (r.unpairedRays.real + r.unpairedRays.sim > 0) lines.push(`  rays without a partner: ${r.unpairedRays.real} real, ${r.unpairedRays.sim} simulated`);
+  if (r.pairedFraction) lines.push(`  paired ${fmt(100 * r.pairedFraction.real, 1)} % of the real rays and ${fmt(100 * r.pairedFraction.sim, 1)} % of the simulated (${r.pairing ?? 'time'} pairing)`);
+  if (r.region && r.region.spec !== 'everything') lines.push(`  region ${r.region.spec}: ${r.region.pairs} ray pairs scored`);
+  for (const c of r.perClass ?? []) lines.push(`  class ${c.name}: ${c.realHits} real hits, recall ${fmt(c.recall)}, precision ${fmt(c.precision)}, point-cloud error ${fmt(c.pointCloudError)} m`);
+  for (const b of r.byRange ?? []) lines.push(`  range ${b.fromM}–${b.toM} m: ${b.realHits} real hits, recall ${fmt(b.recall)}, precision ${fmt(b.precision)}, median range error ${fmt(b.rangeErrorMedianM)} m`);
   if (r.staticScan) lines.push(`  static scans: Bhattacharyya ${fmt(r.staticScan.bhattacharyya)}, histogram match ${fmt(r.staticScan.histogramMatch)} (${r.staticScan.bearings} bearings)`);
   return lines.join('\n');
 }
