@@ -10,8 +10,9 @@
  * The simulated rays of the window go into a hash grid over the unit sphere (cells two
  * tolerance-chords wide, so the 2×2×2 block of cells nearest a direction holds every candidate;
  * the same scheme as ray-pairing.ts), an open-addressing table in typed arrays reused between
- * packets. Greedy in real-ray order: a tie between two real rays for one simulated ray goes to
- * the first. Directions are compared in each packet's own sensor frame (the same beam of the
+ * packets. Greedy in real-ray order (a tie between two real rays for one simulated ray goes to
+ * the first), then one augmenting step per ray left out: a ray whose candidates are all taken gets
+ * one of them when its taker can move to another free candidate. Directions are compared in each packet's own sensor frame (the same beam of the
  * sensor, whatever the poses).
  */
 import type { EvalChunk } from './packet-cursor';
@@ -32,6 +33,10 @@ export class WindowPairer {
   private eRay = new Uint32Array(1024);
   private eTime = new Float64Array(1024);
   private eNext = new Int32Array(1024);
+  /** Per entry: the pair of this call that took it (−1: none). */
+  private eOwner = new Int32Array(1024);
+  /** Per pair of this call: its entry. */
+  private entry = new Uint32Array(1024);
   private slotX = new Int32Array(2048);
   private slotY = new Int32Array(2048);
   private slotZ = new Int32Array(2048);
@@ -55,45 +60,101 @@ export class WindowPairer {
     if (n === 0) return 0;
     const r0 = real.rayStart[rp]!, r1 = real.rayStart[rp + 1]!;
     this.ensurePairs(r1 - r0);
-    const rd = real.rayDir, rt = real.rayTime, probe = this.probe, cosTol = this.cosTol;
-    const eSlot = this.eSlot, eRay = this.eRay, eTime = this.eTime, eNext = this.eNext;
+    const rd = real.rayDir, rt = real.rayTime, owner = this.eOwner;
+    const q: Query = { x: 0, y: 0, z: 0, ret: 0, t: 0, timed, tolS };
+    const at = (i: number) => {
+      q.x = rd[3 * i]!; q.y = rd[3 * i + 1]!; q.z = rd[3 * i + 2]!;
+      q.ret = real.rayReturn[i]!;
+      q.t = time + (timed && rt ? rt[i]! : 0);
+    };
     let count = 0;
+    const take = (k: number, i: number, pairIndex: number) => {
+      const w = window[this.eSlot[k]!]!, j = this.eRay[k]!;
+      if (!w.used[j - w.r0]) w.pairs++;
+      w.used[j - w.r0] = 1;
+      owner[k] = pairIndex;
+      this.real[pairIndex] = i;
+      this.slot[pairIndex] = this.eSlot[k]!;
+      this.sim[pairIndex] = j;
+      this.entry[pairIndex] = k;
+    };
+    // Greedy in real-ray order: each ray takes its best free candidate.
     for (let i = r0; i < r1; i++) {
       if (realTaken[i - r0]) continue;
-      const x = rd[3 * i]!, y = rd[3 * i + 1]!, z = rd[3 * i + 2]!;
-      if (!this.cellOf(x, y, z)) continue;
-      const ret = real.rayReturn[i];
-      const t = time + (timed && rt ? rt[i]! : 0);
-      let best = -1, bestCost = Infinity, bestDot = cosTol;
-      for (let c = 0; c < 8; c++) {
-        const s = this.slotOf(probe[c & 1]!, probe[2 + ((c >> 1) & 1)]!, probe[4 + ((c >> 2) & 1)]!, false);
-        if (s < 0) continue;
-        for (let k = this.slotHead[s]!; k >= 0; k = eNext[k]!) {
-          const w = window[eSlot[k]!]!, j = eRay[k]!;
-          if (w.used[j - w.r0] || w.chunk.rayReturn[j] !== ret) continue;
-          const cost = timed ? Math.abs(eTime[k]! - t) : 0;
-          if (cost > tolS) continue;
-          const sd = w.chunk.rayDir;
-          const dot = x * sd[3 * j]! + y * sd[3 * j + 1]! + z * sd[3 * j + 2]!;
-          if (dot < cosTol) continue;
-          if (cost < bestCost || (cost === bestCost && (dot > bestDot || (dot === bestDot && (best < 0 || k < best))))) {
-            best = k;
-            bestCost = cost;
-            bestDot = dot;
-          }
-        }
-      }
-      if (best < 0) continue;
-      const w = window[eSlot[best]!]!, j = eRay[best]!;
-      w.used[j - w.r0] = 1;
-      w.pairs++;
+      at(i);
+      const k = this.best(q, window, -1);
+      if (k < 0) continue;
       realTaken[i - r0] = 1;
-      this.real[count] = i;
-      this.slot[count] = eSlot[best]!;
-      this.sim[count] = j;
-      count++;
+      take(k, i, count++);
+    }
+    // One augmenting step for each ray left out: a candidate taken by an earlier ray of this
+    // packet is handed over when that ray has another free candidate (where two real beams fall
+    // between the same simulated ones, greedy order alone would leave one unpaired).
+    for (let i = r0; i < r1; i++) {
+      if (realTaken[i - r0]) continue;
+      at(i);
+      const cands = this.candidates(q, window);
+      for (const k of cands) {
+        const p = owner[k]!;
+        if (p < 0) continue; // taken before this call: not ours to move
+        const other = this.real[p]!;
+        at(other);
+        const alt = this.best(q, window, k);
+        if (alt < 0) continue;
+        take(alt, other, p);
+        realTaken[i - r0] = 1;
+        take(k, i, count++);
+        break;
+      }
     }
     return (this.count = count);
+  }
+
+  /** The best free candidate of a query (−1: none), never `exclude`. Sets the probe cells. */
+  private best(q: Query, window: readonly WindowPacket[], exclude: number): number {
+    if (!this.cellOf(q.x, q.y, q.z)) return -1;
+    const probe = this.probe, eSlot = this.eSlot, eRay = this.eRay, eTime = this.eTime, eNext = this.eNext;
+    let best = -1, bestCost = Infinity, bestDot = this.cosTol;
+    for (let c = 0; c < 8; c++) {
+      const s = this.slotOf(probe[c & 1]!, probe[2 + ((c >> 1) & 1)]!, probe[4 + ((c >> 2) & 1)]!, false);
+      if (s < 0) continue;
+      for (let k = this.slotHead[s]!; k >= 0; k = eNext[k]!) {
+        const w = window[eSlot[k]!]!, j = eRay[k]!;
+        if (k === exclude || w.used[j - w.r0] || w.chunk.rayReturn[j] !== q.ret) continue;
+        const cost = q.timed ? Math.abs(eTime[k]! - q.t) : 0;
+        if (cost > q.tolS) continue;
+        const sd = w.chunk.rayDir;
+        const dot = q.x * sd[3 * j]! + q.y * sd[3 * j + 1]! + q.z * sd[3 * j + 2]!;
+        if (dot < this.cosTol) continue;
+        if (cost < bestCost || (cost === bestCost && (dot > bestDot || (dot === bestDot && (best < 0 || k < best))))) {
+          best = k;
+          bestCost = cost;
+          bestDot = dot;
+        }
+      }
+    }
+    return best;
+  }
+
+  /** Every candidate of a query, taken or not, best first. */
+  private candidates(q: Query, window: readonly WindowPacket[]): number[] {
+    if (!this.cellOf(q.x, q.y, q.z)) return [];
+    const probe = this.probe, eSlot = this.eSlot, eRay = this.eRay, eTime = this.eTime, eNext = this.eNext;
+    const out: { k: number; cost: number; dot: number }[] = [];
+    for (let c = 0; c < 8; c++) {
+      const s = this.slotOf(probe[c & 1]!, probe[2 + ((c >> 1) & 1)]!, probe[4 + ((c >> 2) & 1)]!, false);
+      if (s < 0) continue;
+      for (let k = this.slotHead[s]!; k >= 0; k = eNext[k]!) {
+        const w = window[eSlot[k]!]!, j = eRay[k]!;
+        if (w.chunk.rayReturn[j] !== q.ret) continue;
+        const cost = q.timed ? Math.abs(eTime[k]! - q.t) : 0;
+        if (cost > q.tolS) continue;
+        const sd = w.chunk.rayDir;
+        const dot = q.x * sd[3 * j]! + q.y * sd[3 * j + 1]! + q.z * sd[3 * j + 2]!;
+        if (dot >= this.cosTol) out.push({ k, cost, dot });
+      }
+    }
+    return out.sort((u, v) => u.cost - v.cost || v.dot - u.dot || u.k - v.k).map((o) => o.k);
   }
 
   /** The grid over the window's untaken rays fired within [a, b]; returns how many went in. */
@@ -119,6 +180,7 @@ export class WindowPairer {
         this.eRay[n] = j;
         this.eTime[n] = t;
         this.eNext[n] = this.slotHead[cell]!;
+        this.eOwner[n] = -1;
         this.slotHead[cell] = n;
         n++;
       }
@@ -177,6 +239,7 @@ export class WindowPairer {
     this.eRay = new Uint32Array(size);
     this.eTime = new Float64Array(size);
     this.eNext = new Int32Array(size);
+    this.eOwner = new Int32Array(size);
   }
 
   private ensurePairs(n: number): void {
@@ -185,5 +248,8 @@ export class WindowPairer {
     this.real = new Uint32Array(size);
     this.slot = new Uint32Array(size);
     this.sim = new Uint32Array(size);
+    this.entry = new Uint32Array(size);
   }
 }
+
+interface Query { x: number; y: number; z: number; ret: number; t: number; timed: boolean; tolS: number }

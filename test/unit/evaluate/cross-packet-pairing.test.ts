@@ -133,7 +133,7 @@ describe('pairing across packet boundaries', () => {
 
   it('warns when a run and a log barely overlap', () => {
     const timed = (t0: number, n: number, dirs: (k: number) => [number, number]) =>
-      log(range(n, (k) => k).map((k) => [t0 + k * 0.01, [{ dir: dirs(k)[0], time: 1e-5 }, { dir: dirs(k)[1], time: 2e-5 }]] as [number, Ray[]]));
+      log([...Array(n).keys()].map((k) => [t0 + k * 0.01, [{ dir: dirs(k)[0], time: 1e-5 }, { dir: dirs(k)[1], time: 2e-5 }]] as [number, Ray[]]));
     const real = timed(0, 10, () => [0, 1]);
     // Two packets near the log's end, one ray of them in a real direction: 1 pair.
     const few = log([[0.085, [{ dir: 0, time: 1e-5 }, { dir: 5, time: 2e-5 }]], [0.09, [{ dir: 0, time: 1e-5 }, { dir: 7, time: 2e-5 }]]]);
