@@ -9,11 +9,18 @@
  * the gap. Misses are added only inside the azimuth span the hits cover (a scan cropped to a
  * camera's field of view has no misses outside it); a sweep covering more than 330° counts as a
  * full revolution.
+ *
+ * A packet that records misses already (an organised scan's empty cells, kitti/kitti-organised.ts)
+ * is left as it is. A scan whose lasers fire more finely than the profile says — an OS1-64 in
+ * 2048-column mode read with a 1024-column calibration — would get half its misses, so it is
+ * refused: per laser (of scans whose file gives rings), the median azimuth gap between successive
+ * hits must be at least 3/4 of the profile's step (dual returns, at a gap of ~0, are not counted).
  */
 import type { DecodedPacket } from './log-source';
 import { RING_UNKNOWN } from '../../src-common/packets';
 import type { SensorProfile } from '../../src-common/sensor-profile';
 import { azimuthStep } from '../../src-common/profile-timing';
+import { DecodeError } from './decode-error';
 
 const TWO_PI = 2 * Math.PI;
 const FULL_SWEEP = (330 / 360) * TWO_PI;
@@ -42,8 +49,9 @@ export function canRebuildMisses(profile: SensorProfile): boolean {
  * (laser, azimuth step) cell inside the hits' azimuth span. Returns `p` unchanged when it has
  * no hits or the profile is not a spinning lidar.
  */
-export function rebuildMisses(p: DecodedPacket, profile: SensorProfile): DecodedPacket {
+export function rebuildMisses(p: DecodedPacket, profile: SensorProfile, name = 'scan'): DecodedPacket {
   if (!canRebuildMisses(profile) || p.count === 0) return p;
+  for (let i = 0; i < p.count; i++) if (Number.isNaN(p.range[i]!)) return p;
   const lasers = lasersOf(profile);
   const byElevation = lasers.map((l, i) => ({ e: l.elevation, i })).sort((a, b) => a.e - b.e);
   // Each hit's encoder azimuth (its direction's azimuth less its laser's offset), per laser.
@@ -65,6 +73,8 @@ export function rebuildMisses(p: DecodedPacket, profile: SensorProfile): Decoded
     if (g > gap) { gap = g; gapStart = all[i - 1]!; }
   }
   const full = TWO_PI - gap >= FULL_SWEEP;
+  // Only rings the file gives tell a laser's hits apart (nearest-elevation guesses merge lasers).
+  if (knownRings(p, lasers.length)) checkStep(perLaser, lasers, profile, name);
   const spanStart = wrap(gapStart + gap);
   const spanEnd = spanStart + (TWO_PI - gap);
 
@@ -133,6 +143,44 @@ export function rebuildMisses(p: DecodedPacket, profile: SensorProfile): Decoded
     ring[i] = li; // firing time, return number, object, class stay 0: not recorded for misses
   }
   return { ...p, count: n, dir, range, intensity, ring, rayTime, ret, object, cls };
+}
+
+/** True when the file gave (nearly) every hit a valid ring. */
+function knownRings(p: DecodedPacket, lasers: number): boolean {
+  if (!p.ring) return false;
+  let known = 0;
+  for (let i = 0; i < p.count; i++) if (p.ring[i]! !== RING_UNKNOWN && p.ring[i]! < lasers) known++;
+  return known >= 0.9 * p.count;
+}
+
+/** Refuses a scan fired more finely than the profile (its median hit gap below 3/4 of a step). */
+function checkStep(perLaser: number[][], lasers: Laser[], profile: SensorProfile, name: string): void {
+  const ratios: number[] = [];
+  perLaser.forEach((az, li) => {
+    const step = lasers[li]!.step;
+    const sorted = [...az].sort((a, b) => a - b);
+    const gaps: number[] = [];
+    for (let i = 1; i < sorted.length; i++) {
+      const g = sorted[i]! - sorted[i - 1]!;
+      if (g > 0.1 * step) gaps.push(g);
+    }
+    if (gaps.length >= 16) {
+      gaps.sort((a, b) => a - b);
+      ratios.push(gaps[gaps.length >> 1]! / step);
+    }
+  });
+  if (ratios.length === 0) return;
+  ratios.sort((a, b) => a - b);
+  const ratio = ratios[ratios.length >> 1]!;
+  if (ratio < 0.75) {
+    const stepDeg = (lasers[0]!.step * 180) / Math.PI;
+    throw new DecodeError(
+      name,
+      `the scan's hits lie ${(ratio * stepDeg).toFixed(3)}° apart in azimuth, but profile "${profile.id}" fires every ${stepDeg.toFixed(3)}° ` +
+        `(${Math.round(1 / ratio)}× finer than the profile): rebuilding its misses would give ${Math.round(100 * ratio)} % of them. ` +
+        'Use the profile of its column mode (e.g. os1-64-2048 for a 2048-column OS1-64; --model os1-64-2048 on a calibration) or import with --no-misses',
+    );
+  }
 }
 
 function wrap(a: number): number {
