@@ -108,14 +108,16 @@ function importFrom(format: LogFormatDescriptor, src: ByteSource, name: string, 
     ctx: decodeCtx,
     openBag: openDb3Bag,
   });
-  let hitsBefore = 0;
+  // Rays rebuilt from the profile (an organised scan's own empty cells are not rebuilt: rebuild-misses.ts).
+  let rebuilt = 0;
   let r: IteratorResult<DecodedPacket, LogSourceInfo & { dropped?: number }>;
   let n = 0;
   while (!(r = packets.next()).done) {
     let p = r.value;
     if (rebuild) {
-      for (let i = 0; i < p.count; i++) if (!Number.isNaN(p.range[i]!)) hitsBefore++;
-      p = rebuildMisses(p, rebuild);
+      const q = rebuildMisses(p, rebuild, name);
+      rebuilt += q.count - p.count;
+      p = q;
     }
     writer.add(p);
     if ((++n & 255) === 0) ctx.checkCancelled();
@@ -128,7 +130,7 @@ function importFrom(format: LogFormatDescriptor, src: ByteSource, name: string, 
     ...s,
     format: input.format,
     info,
-    rebuiltMisses: rebuild ? s.rays - hitsBefore : 0,
+    rebuiltMisses: rebuilt,
     dropped: info.dropped ?? 0,
   };
 }
