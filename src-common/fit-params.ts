@@ -70,6 +70,13 @@ export const FIT_PARAM_DEFAULTS = {
   /** (hit, miss) count priors of ellipsoids (Table 4.1: (0, 1)). */
   ellipsoidHitPrior: 0,
   ellipsoidMissPrior: 1,
+  /**
+   * 1: learn both kinds' (hit, miss) priors from the log's own replay counts (the maximum of the
+   * beta-binomial marginal likelihood, docs/methods.md §1 step 4) instead of the four fixed
+   * priors above (the default: on real scans and on the demo it recovers more of the hits the
+   * fixed priors lose, docs/methods.md §1); 0: Table 4.1's fixed priors.
+   */
+  learnHitPriors: 1,
 
   /** Voxel side of the permeability model (m; seed 000 used 0.3 m for mobile data). */
   voxelSize: 0.3,
@@ -112,6 +119,7 @@ const LIMITS: Record<FitParamName, [number, number, 'int'?]> = {
   mahalanobisThreshold: [0.1, 100],
   ellipsoidHitPrior: [0, 1e6],
   ellipsoidMissPrior: [0, 1e6],
+  learnHitPriors: [0, 1, 'int'],
   voxelSize: [0.01, 50],
   voxelMinPoints: [1, 1e6, 'int'],
   voxelTau: [0.1, 100],

@@ -28,6 +28,7 @@ import type { FitLogChunk } from './log-input';
 import { RandomStream } from '../random/stream';
 import { POSE_STRIDE } from '../../src-common/packets';
 import { concatenated } from '../arrays/typed-arrays';
+import { learnBetaPrior } from './learned-prior';
 
 export interface FitHooks {
   progress(fraction: number, message: string): void;
@@ -60,6 +61,8 @@ export interface FitReport {
     replayedRays: number; unexplainedReturns: number; groundHitRays: number;
   };
   groundVariance: number;
+  /** The (hit, miss) pseudo-counts p_hit was computed with: θ's, or learned from this log. */
+  hitPriors: { learned: boolean; ground: { a: number; b: number }; ellipsoid: { a: number; b: number } };
   maxRange: number;
   replayMargin: number;
   /** Milliseconds per stage. */
@@ -98,7 +101,7 @@ export interface FittedElements {
   scene: ModelScene;
   replay: ReplayOptions;
   /** Report fields known before the replay (counts of the later steps are filled by finishFit). */
-  report: Omit<FitReport, 'groundVariance'>;
+  report: Omit<FitReport, 'groundVariance' | 'hitPriors'>;
   trail: Float64Array;
 }
 
@@ -252,7 +255,8 @@ export function replayPackets(
 export function finishFit(fitted: Pick<FittedElements, 'elements' | 'report' | 'trail'>, counts: ReplayCounts, params: FitParams, replayMs: number): FitResult {
   const e = fitted.elements;
   const groundVariance = counts.residualCount > 0 ? counts.residualSum / counts.residualCount : 0;
-  const arrays = assemble(e, counts, params);
+  const priors = hitPriors(counts, params);
+  const arrays = assemble(e, counts, priors);
   let untouched = 0;
   for (let i = 0; i < counts.groundHits.length; i++) if (counts.groundHits[i]! + counts.groundMisses[i]! === 0) untouched++;
   const r = fitted.report;
@@ -268,6 +272,7 @@ export function finishFit(fitted: Pick<FittedElements, 'elements' | 'report' | '
       replayedRays: counts.rays, unexplainedReturns: counts.unexplained, groundHitRays: counts.residualCount,
     },
     groundVariance,
+    hitPriors: priors,
     timings,
   };
   return { arrays, scalars: { groundVariance, mahalanobisThreshold: params.mahalanobisThreshold, voxelTau: params.voxelTau }, report, trail: fitted.trail };
@@ -487,12 +492,24 @@ function sortByBlock(block: Int32Array): Int32Array {
 }
 
 /** Step 7: probabilities, and the stored arrays without the elements that never return a ray. */
-function assemble(elements: ElementArrays, counts: ReplayCounts, params: FitParams): ModelArrays {
-  const groundPHit = hitProbability(counts.groundHits, counts.groundMisses, params.groundHitPrior, params.groundMissPrior);
-  const ePHit = hitProbability(counts.ellipsoidHits, counts.ellipsoidMisses, params.ellipsoidHitPrior, params.ellipsoidMissPrior);
+/** The (hit, miss) priors of both kinds: θ's fixed ones, or learned from the replay counts. */
+function hitPriors(counts: ReplayCounts, params: FitParams): FitReport['hitPriors'] {
+  const ground = { a: params.groundHitPrior, b: params.groundMissPrior };
+  const ellipsoid = { a: params.ellipsoidHitPrior, b: params.ellipsoidMissPrior };
+  if (params.learnHitPriors !== 1) return { learned: false, ground, ellipsoid };
+  const g = learnBetaPrior(counts.groundHits, counts.groundMisses, ground);
+  const e = learnBetaPrior(counts.ellipsoidHits, counts.ellipsoidMisses, ellipsoid);
+  return { learned: true, ground: { a: g.a, b: g.b }, ellipsoid: { a: e.a, b: e.b } };
+}
+
+function assemble(elements: ElementArrays, counts: ReplayCounts, priors: FitReport['hitPriors']): ModelArrays {
+  const groundPHit = hitProbability(counts.groundHits, counts.groundMisses, priors.ground.a, priors.ground.b);
+  const ePHit = hitProbability(counts.ellipsoidHits, counts.ellipsoidMisses, priors.ellipsoid.a, priors.ellipsoid.b);
   const rho = permeability(counts.voxelEnds, counts.voxelPasses);
+  // An ellipsoid no ray returned from is dropped: with Table 4.1's prior (0, 1) its p_hit is 0;
+  // a learned prior would give it the prior's small mean, but nothing in the log returned there.
   const keepE: number[] = [];
-  for (let i = 0; i < ePHit.length; i++) if (ePHit[i]! > 0) keepE.push(i);
+  for (let i = 0; i < ePHit.length; i++) if (ePHit[i]! > 0 && (!priors.learned || counts.ellipsoidHits[i]! > 0)) keepE.push(i);
   const keepV: number[] = [];
   for (let i = 0; i < rho.length; i++) if (rho[i]! < 1) keepV.push(i);
   return {

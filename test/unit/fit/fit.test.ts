@@ -98,6 +98,28 @@ describe('fitting a model to a synthetic drive', () => {
     expect(report.trailPoses).toBeGreaterThan(20);
   });
 
+  it('learns its hit priors from the log when asked, and computes p_hit with them', () => {
+    const thesis = fitModel({ ...input, params: resolveFitParams({ learnHitPriors: 0 }) }, NO_HOOKS);
+    expect(thesis.report.hitPriors).toEqual({ learned: false, ground: { a: 1, b: 2 }, ellipsoid: { a: 0, b: 1 } });
+    const learned = fitModel({ ...input, params: resolveFitParams({ learnHitPriors: 1 }) }, NO_HOOKS);
+    const { hitPriors, counts } = learned.report;
+    expect(hitPriors.learned).toBe(true);
+    // The same elements and counts; only the probabilities change.
+    expect(Buffer.from(learned.arrays.groundHits.buffer).equals(Buffer.from(fitted.arrays.groundHits.buffer))).toBe(true);
+    const { a, b } = hitPriors.ground;
+    expect(a).toBeGreaterThan(0);
+    expect(b).toBeGreaterThan(0);
+    const g = learned.arrays;
+    for (let i = 0; i < g.groundPHit.length; i += 97) {
+      expect(g.groundPHit[i]).toBeCloseTo((g.groundHits[i]! + a) / (g.groundHits[i]! + g.groundMisses[i]! + a + b), 6);
+    }
+    // A smooth mesh returns nearly every ray that meets it: the learned prior's mean is high.
+    expect(a / (a + b)).toBeGreaterThan(0.8);
+    // Every kept ellipsoid was returned from.
+    for (const h of g.ellipsoidHits) expect(h).toBeGreaterThan(0);
+    expect(counts.ellipsoids).toBe(g.ellipsoidPHit.length);
+  });
+
   it('is deterministic per seed; the k-means seed only moves the ellipsoids', () => {
     const again = fitModel(input, NO_HOOKS);
     for (const name of MODEL_ARRAY_NAMES) expect(Buffer.from(again.arrays[name].buffer).equals(Buffer.from(fitted.arrays[name].buffer)), name).toBe(true);
