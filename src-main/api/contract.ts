@@ -349,11 +349,20 @@ export const requestSchemas = {
       sceneId: Id.optional(),
       modelId: Id.optional(),
       neighbourLogId: Id.optional(),
-      profileId: z.string().min(1).max(128),
+      /** Required, but with raysFromLogId, where the default is the log's own profile. */
+      profileId: z.string().min(1).max(128).optional(),
       /** Default: 'neighbour' for neighbourLogId, else 'hybrid'. */
       mode: SimulationModeSchema.optional(),
       seed: Seed.default(1),
-      trajectory: TrajectorySpec,
+      /** Required, but with raysFromLogId (which fires from the log's own poses; a `log` trajectory of the same log is accepted). */
+      trajectory: TrajectorySpec.optional(),
+      /**
+       * Simulate exactly this drive log's rays (docs/simulation.md, *Simulating a log's own rays*):
+       * every logged pulse, misses included, fired from its packet's pose in its direction, with
+       * its firing time and ring; the run keeps the log's packets, and evaluation pairs it ray by ray.
+       */
+      raysFromLogId: Id.optional(),
+      ...mountOptions,
       name: z.string().min(1).max(255).optional(),
       /** Packets per batch (a unit of parallel work); fixed so results do not depend on workers. */
       batchPackets: z.number().int().min(1).max(100_000).default(64),
@@ -375,7 +384,14 @@ export const requestSchemas = {
       error: "mode 'neighbour' replays a drive log: it goes with neighbourLogId, and neighbourLogId with it",
     })
     .refine((r) => r.neighbourRadius === undefined || r.neighbourLogId !== undefined, { error: 'neighbourRadius applies to the neighbour simulator (neighbourLogId) only' })
-    .refine((r) => r.neighbourLeaveOutS === undefined || r.neighbourLogId !== undefined, { error: 'neighbourLeaveOutS applies to the neighbour simulator (neighbourLogId) only' }),
+    .refine((r) => r.neighbourLeaveOutS === undefined || r.neighbourLogId !== undefined, { error: 'neighbourLeaveOutS applies to the neighbour simulator (neighbourLogId) only' })
+    .refine((r) => r.raysFromLogId !== undefined || (r.trajectory !== undefined && r.profileId !== undefined), { error: 'give a trajectory and a profileId (or raysFromLogId, which fires a drive log\'s own rays)' })
+    .refine((r) => r.raysFromLogId === undefined || r.trajectory === undefined || (r.trajectory.kind === 'log' && r.trajectory.logId === r.raysFromLogId && r.trajectory.seconds === undefined), {
+      error: 'raysFromLogId fires the log\'s rays from its own poses: give no other trajectory',
+    })
+    .refine((r) => r.raysFromLogId === undefined || (r.mount === undefined && r.extrinsicPath === undefined && r.extrinsic === undefined), {
+      error: 'raysFromLogId fires the log\'s rays from its own sensor poses: a mount or an extrinsic does not apply',
+    }),
   /** Fitted models (hybrid ground + ellipsoids, and the voxel permeability model) of the project. */
   'models.list': empty,
   'models.get': z.object({ id: Id }).strict(),

@@ -19,8 +19,11 @@ import { buildTrajectory, type Trajectory } from './trajectories';
 import { resolveProfileForUse } from './profiles-service';
 import { neighbourSource } from './neighbour-source';
 import type { SceneData } from '../../src-common/scene-data';
+import { resolveMount } from './mount-request';
+import { raysFromLog, startLogRaySimulation } from './log-ray-simulation';
 
-type NeighbourSource = NonNullable<SimulateBatchInput['neighbour']>;
+export type NeighbourSource = NonNullable<SimulateBatchInput['neighbour']>;
+export type SimulationScene = { data: SceneData | null; meta: Record<string, unknown>; name: string };
 
 /**
  * The scene (or the neighbour index) and the trajectory are made in workers before the job is
@@ -30,22 +33,18 @@ type NeighbourSource = NonNullable<SimulateBatchInput['neighbour']>;
 export async function startSimulation(ctx: ServiceContext, req: ParsedRequest<'simulate.start'>): Promise<RunningJob> {
   const session = ctx.requireSession();
   const mode: SimulationMode = req.mode ?? (req.neighbourLogId !== undefined ? 'neighbour' : 'hybrid');
-  // A stored scene, a fitted model built into one (fit-service.ts), or — neighbour mode — a
-  // training log's hits (neighbour-source.ts).
-  let scene: { data: SceneData | null; meta: Record<string, unknown>; name: string };
-  let neighbour: NeighbourSource | null = null;
-  if (req.neighbourLogId !== undefined) {
-    const replay = await neighbourSource(session, req.neighbourLogId, req.neighbourRadius);
-    neighbour = req.neighbourLeaveOutS ? { ...replay.source, leaveOutS: req.neighbourLeaveOutS } : replay.source;
-    scene = { data: null, meta: {}, name: replay.name };
-  } else {
-    if (mode === 'neighbour') throw new ApiError('bad_input', "mode 'neighbour' replays a drive log: give neighbourLogId");
-    scene = req.modelId !== undefined ? await modelScene(session, req.modelId, mode) : await storedScene(ctx, session, req.sceneId!);
-  }
-  const profile: SensorProfile = resolveProfileForUse(session.store, req.profileId);
-  const trajectory: Trajectory = await buildTrajectory(session, req.trajectory, scene.meta);
+  // A log's own rays: the log is checked before a scene or an index is built for it.
+  const raysLog = req.raysFromLogId !== undefined ? raysFromLog(session, req.raysFromLogId) : null;
+  // The sensor on the vehicle, checked before anything is built (a bad file changes nothing).
+  const mount = resolveMount(req);
+  const { scene, neighbour } = await simulationSource(ctx, session, req, mode);
+  if (raysLog) return startLogRaySimulation(ctx, session, req, mode, raysLog, { scene, neighbour, extra: sourceRecord(req, neighbour) });
+  const profile: SensorProfile = resolveProfileForUse(session.store, req.profileId!);
+  const spec = req.trajectory!;
+  // With a mount the trajectory is the vehicle's: a log's own mount is undone (trajectories.ts).
+  const trajectory: Trajectory = await buildTrajectory(session, spec, scene.meta, { vehicle: mount !== null });
   const last = trajectory.times[trajectory.times.length - 1]! - trajectory.times[0]!;
-  const seconds = req.trajectory.seconds !== undefined ? Math.min(req.trajectory.seconds, last) : last;
+  const seconds = spec.seconds !== undefined ? Math.min(spec.seconds, last) : last;
   const sharedScene = scene.data;
   const sharedTrajectory = toShared(trajectory);
   const name = req.name ?? `${profile.name} ${mode} in ${scene.name}`;
@@ -55,24 +54,19 @@ export async function startSimulation(ctx: ServiceContext, req: ParsedRequest<'s
     ...(req.rangeNoiseSigma !== undefined ? { noiseSigma: req.rangeNoiseSigma } : {}),
     profile,
     trajectory: sharedTrajectory,
-    mountOverride: trajectory.sensorPoses ? [0, 0, 0, 0, 0, 0, 1] : null,
+    mountOverride: mount ? [...mount.pose] : trajectory.sensorPoses ? [0, 0, 0, 0, 0, 0, 1] : null,
     mode,
     seed: req.seed,
     rangeSampler: req.rangeSampler,
   };
-  // What a run records of its source and overrides besides the scene id.
-  const extra = {
-    ...(req.modelId !== undefined ? { modelId: req.modelId } : {}),
-    ...(neighbour ? { neighbourLogId: req.neighbourLogId, neighbourRadius: neighbour.radius, ...(neighbour.leaveOutS ? { neighbourLeaveOutS: neighbour.leaveOutS } : {}) } : {}),
-    ...(req.rangeNoiseSigma !== undefined ? { rangeNoiseSigma: req.rangeNoiseSigma } : {}),
-  };
+  const extra = { ...sourceRecord(req, neighbour), ...(mount ? { mount: mount.pose, mountSource: mount.source } : {}) };
   const { packets, durationS, tasks } = planSimulation(base, seconds, req.batchPackets);
   const batches = tasks.length;
 
   let runId = 0;
   const running = session.runner.submit({
     kind: 'simulate',
-    params: { sceneId: req.sceneId ?? null, modelId: req.modelId ?? null, ...(neighbour ? { neighbourLogId: req.neighbourLogId } : {}), profileId: req.profileId, mode, seed: req.seed, packets, batches, trajectory: req.trajectory, name },
+    params: { sceneId: req.sceneId ?? null, modelId: req.modelId ?? null, ...(neighbour ? { neighbourLogId: req.neighbourLogId } : {}), profileId: req.profileId, mode, seed: req.seed, packets, batches, trajectory: spec, name },
     tasks,
     onMessage: (m, _job, batch) => {
       if (m.type !== 'chunk') return;
@@ -99,14 +93,38 @@ export async function startSimulation(ctx: ServiceContext, req: ParsedRequest<'s
   runId = session.store.runs.begin({
     name,
     sceneId: req.sceneId ?? null,
-    profileId: req.profileId,
+    profileId: profile.id,
     mode,
     seed: req.seed,
-    trajectory: req.trajectory,
+    trajectory: spec,
     params: { profile, batchPackets: req.batchPackets, rangeSampler: req.rangeSampler, ...extra },
     jobId: running.job.id,
   });
   return running;
+}
+
+/**
+ * What is simulated: a stored scene, a fitted model built into one (fit-service.ts), or — neighbour
+ * mode — a training log's hits (neighbour-source.ts).
+ */
+async function simulationSource(ctx: ServiceContext, session: ProjectSession, req: ParsedRequest<'simulate.start'>, mode: SimulationMode): Promise<{ scene: SimulationScene; neighbour: NeighbourSource | null }> {
+  if (req.neighbourLogId !== undefined) {
+    const replay = await neighbourSource(session, req.neighbourLogId, req.neighbourRadius);
+    const neighbour = req.neighbourLeaveOutS ? { ...replay.source, leaveOutS: req.neighbourLeaveOutS } : replay.source;
+    return { scene: { data: null, meta: {}, name: replay.name }, neighbour };
+  }
+  if (mode === 'neighbour') throw new ApiError('bad_input', "mode 'neighbour' replays a drive log: give neighbourLogId");
+  const scene = req.modelId !== undefined ? await modelScene(session, req.modelId, mode) : await storedScene(ctx, session, req.sceneId!);
+  return { scene, neighbour: null };
+}
+
+/** What a run records of its source and overrides besides the scene id. */
+function sourceRecord(req: ParsedRequest<'simulate.start'>, neighbour: NeighbourSource | null): Record<string, unknown> {
+  return {
+    ...(req.modelId !== undefined ? { modelId: req.modelId } : {}),
+    ...(neighbour ? { neighbourLogId: req.neighbourLogId, neighbourRadius: neighbour.radius, ...(neighbour.leaveOutS ? { neighbourLeaveOutS: neighbour.leaveOutS } : {}) } : {}),
+    ...(req.rangeNoiseSigma !== undefined ? { rangeNoiseSigma: req.rangeNoiseSigma } : {}),
+  };
 }
 
 /** A stored scene (SceneData written by scene generation or the demo) in shared memory, laid out for the kernel. */

@@ -8,6 +8,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { ProjectSession } from './project-session';
 import { runFed } from './chunk-server';
 import type { LogTrajectoryInput, LogTrajectoryOutput } from '../../src-worker/tasks/log-trajectory';
+import { invertPose7 } from '../../src-common/extrinsic';
 
 export interface Trajectory {
   /** Seconds, increasing; the first is 0. */
@@ -43,7 +44,12 @@ export function trailTrajectory(trail: readonly (readonly number[])[], speed: nu
   };
 }
 
-export async function buildTrajectory(session: ProjectSession, spec: TrajectorySpec, sceneMeta: Record<string, unknown> = {}): Promise<Trajectory> {
+/**
+ * `vehicle`: a log's poses are wanted as the vehicle's (another sensor is mounted on that drive):
+ * the log's own mount, recorded at import (`info.mount`, vehicle ← sensor), is undone; a log
+ * imported without one has its sensor as the vehicle frame.
+ */
+export async function buildTrajectory(session: ProjectSession, spec: TrajectorySpec, sceneMeta: Record<string, unknown> = {}, opts: { vehicle?: boolean } = {}): Promise<Trajectory> {
   if (spec.kind === 'trail') {
     const trail = Array.isArray(sceneMeta.trail) ? (sceneMeta.trail as number[][]) : [];
     return trailTrajectory(trail, spec.speed, spec.seconds);
@@ -63,9 +69,11 @@ export async function buildTrajectory(session: ProjectSession, spec: TrajectoryS
   const log = session.store.logs.get(spec.logId);
   if (!log) throw new ApiError('not_found', `no drive log ${spec.logId} in this project`);
   // The log's poses are read in a worker as the host feeds it the chunks' times and poses.
-  const input = (feed: MessagePort): LogTrajectoryInput => ({ feed, ...(spec.seconds !== undefined ? { seconds: spec.seconds } : {}) });
+  const logMount = Array.isArray(log.info.mount) && log.info.mount.length === 7 ? (log.info.mount as number[]) : null;
+  const unmount = opts.vehicle && logMount ? [...invertPose7(logMount)] : null;
+  const input = (feed: MessagePort): LogTrajectoryInput => ({ feed, ...(spec.seconds !== undefined ? { seconds: spec.seconds } : {}), ...(unmount ? { unmount } : {}) });
   const { result } = await runFed(session, 'log-trajectory', () => session.store.logs.chunkMeta(spec.logId), `drive log ${spec.logId}`, input);
   const poses = result as LogTrajectoryOutput;
   if (!poses) throw new ApiError('bad_input', `drive log ${spec.logId} has no packets to take poses from`);
-  return { ...poses, sensorPoses: true };
+  return { ...poses, sensorPoses: !opts.vehicle };
 }

@@ -201,6 +201,11 @@ export class LogsRepository extends EntityRows<LogRow, DriveLogInfo> {
     return this.chunkTable.iterateMeta(logId);
   }
 
+  /** Chunk `seq` (0 … chunkCount − 1, as the import wrote them), or null. */
+  chunkAt(logId: number, seq: number): PacketChunk | null {
+    return this.chunkTable.read(logId, seq);
+  }
+
   chunkCount(logId: number): number {
     return this.chunkTable.count(logId);
   }

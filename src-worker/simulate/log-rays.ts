@@ -14,6 +14,11 @@
  * Second returns of a dual-return pulse (rayReturn ≠ 0) are the same pulse again and are not
  * fired twice. Packets are indexed 0… across the chunks given (their `packetStart` is ignored),
  * and the trajectory is the packets' poses at their times (sensor poses: mount = identity).
+ *
+ * `logChunkRays` is the same for the user-facing path (`thicket simulate --rays-from`,
+ * src-worker/tasks/simulate-log-rays.ts): one stored chunk, its packets at their indices in the
+ * log, each fired from its own packet pose (`PacketRays.pose`, so no trajectory is interpolated
+ * and packets sharing a time keep their own poses) with each ray's logged firing time recorded.
  */
 import { type PacketChunk, POSE_STRIDE } from '../../src-common/packets';
 import { createTrajectory, type Trajectory } from '../geometry/trajectory';
@@ -27,6 +32,62 @@ export interface LogRays {
   packets: number;
   /** Pulses fired (first returns and misses). */
   pulses: number;
+}
+
+/**
+ * The rays of one chunk as a source indexed by the packets' places in the log
+ * (`chunk.packetStart` …), each packet carrying its own pose and its rays their logged times.
+ */
+export function logChunkRays(chunk: LogRayChunk & Pick<PacketChunk, 'packetStart'>): { rays: PacketRaySource; pulses: number } {
+  let pulses = 0;
+  for (let r = 0; r < chunk.rayStart[chunk.packetCount]!; r++) if (chunk.rayReturn[r] === 0) pulses++;
+  const scratch = new PacketScratch();
+  const pose = new Float64Array(POSE_STRIDE);
+  const rays: PacketRaySource = (p) => {
+    const k = p - chunk.packetStart;
+    if (!(k >= 0 && k < chunk.packetCount)) throw new Error(`log rays: packet ${p} is outside the chunk (packets ${chunk.packetStart}…${chunk.packetStart + chunk.packetCount - 1})`);
+    for (let i = 0; i < POSE_STRIDE; i++) pose[i] = chunk.packetPose[k * POSE_STRIDE + i]!;
+    const out = scratch.fill(chunk, k, true);
+    out.pose = pose;
+    return out;
+  };
+  return { rays, pulses };
+}
+
+/** One packet's first-return rays, in reusable arrays (the simulator reads a packet before asking for the next). */
+class PacketScratch {
+  private dir = new Float32Array(0);
+  private time = new Float32Array(0);
+  private ring = new Uint16Array(0);
+  readonly out: PacketRays = { startTime: 0, count: 0, dir: this.dir, time: this.time, ring: this.ring };
+
+  /** `loggedTimes`: each ray's logged firing time, else 0 (fired at the packet's time). */
+  fill(c: LogRayChunk, packet: number, loggedTimes: boolean): PacketRays {
+    const a = c.rayStart[packet]!, b = c.rayStart[packet + 1]!;
+    if (this.time.length < b - a) {
+      this.dir = new Float32Array(3 * (b - a));
+      this.time = new Float32Array(b - a);
+      this.ring = new Uint16Array(b - a);
+    }
+    const { dir, time, ring } = this;
+    let n = 0;
+    for (let r = a; r < b; r++) {
+      if (c.rayReturn[r] !== 0) continue;
+      dir[3 * n] = c.rayDir[3 * r]!;
+      dir[3 * n + 1] = c.rayDir[3 * r + 1]!;
+      dir[3 * n + 2] = c.rayDir[3 * r + 2]!;
+      time[n] = loggedTimes ? c.rayTime[r]! : 0;
+      ring[n] = c.rayRing[r]!;
+      n++;
+    }
+    const out = this.out;
+    out.startTime = c.packetTime[packet]!;
+    out.count = n;
+    out.dir = dir;
+    out.time = time;
+    out.ring = ring;
+    return out;
+  }
 }
 
 export function logRays(chunks: readonly LogRayChunk[]): LogRays {
@@ -53,35 +114,11 @@ export function logRays(chunks: readonly LogRayChunk[]): LogRays {
     poses.push(...poses.slice(0, POSE_STRIDE));
   }
   const trajectory = createTrajectory(times, poses);
-  // Scratch reused between packets (the simulator reads a packet's rays before asking for the next).
-  let dir = new Float32Array(0), time = new Float32Array(0), ring = new Uint16Array(0);
-  const out: PacketRays = { startTime: 0, count: 0, dir, time, ring };
+  const scratch = new PacketScratch();
   const rays: PacketRaySource = (p) => {
     const w = where[p];
     if (!w) throw new Error(`log rays: packet ${p} is outside the slice (${where.length} packets)`);
-    const c = chunks[w.chunk]!;
-    const a = c.rayStart[w.packet]!, b = c.rayStart[w.packet + 1]!;
-    if (dir.length < 3 * (b - a)) {
-      dir = new Float32Array(3 * (b - a));
-      time = new Float32Array(b - a);
-      ring = new Uint16Array(b - a);
-    }
-    let n = 0;
-    for (let r = a; r < b; r++) {
-      if (c.rayReturn[r] !== 0) continue;
-      dir[3 * n] = c.rayDir[3 * r]!;
-      dir[3 * n + 1] = c.rayDir[3 * r + 1]!;
-      dir[3 * n + 2] = c.rayDir[3 * r + 2]!;
-      time[n] = 0;
-      ring[n] = c.rayRing[r]!;
-      n++;
-    }
-    out.startTime = c.packetTime[w.packet]!;
-    out.count = n;
-    out.dir = dir;
-    out.time = time;
-    out.ring = ring;
-    return out;
+    return scratch.fill(chunks[w.chunk]!, w.packet, false);
   };
   return { rays, trajectory, packets: where.length, pulses };
 }

@@ -9,7 +9,9 @@
  * Per ray: a direction with a NaN (or of zero length) is skipped and counted (issue item 8); the
  * sensor pose at the ray's firing time (trajectory ∘ mount) casts it; its returns are written in
  * the frame of the packet's start pose (firing.ts). Every pulse writes at least one record: a
- * miss (range NaN) or its returns (return numbers 0 and 1 for a dual return).
+ * miss (range NaN) or its returns (return numbers 0 and 1 for a dual return). A recorded packet
+ * (`PacketRays.pose`, log-rays.ts) is fired from its own pose, and a ray of it without a direction
+ * is kept as a miss, so the run has the log's layout ray for ray.
  */
 import { RandomStream } from '../random/stream';
 import type { SceneQuery } from '../scene/scene-query';
@@ -92,7 +94,9 @@ export class Simulator {
     const { ctx, firing: f, emitter, packetPose, mount, scratch } = this;
     const rays = ctx.rays(p);
     const rng = new RandomStream(ctx.seed, p);
-    sensorPoseAt(ctx.trajectory, mount, rays.startTime, packetPose, 0, scratch);
+    const fixed = rays.pose ?? null;
+    if (fixed) for (let k = 0; k < 7; k++) packetPose[k] = fixed[k]!;
+    else sensorPoseAt(ctx.trajectory, mount, rays.startTime, packetPose, 0, scratch);
     builder.beginPacket(rays.startTime, packetPose);
     emitter.beginPacket(builder, packetPose);
     emitter.stats = stats ?? null;
@@ -104,11 +108,16 @@ export class Simulator {
       const dt = off[i] ?? 0;
       if (!(n > 0) || !Number.isFinite(n) || !Number.isFinite(dt)) {
         if (stats) stats.skippedNaN++;
+        if (fixed) {
+          // A recorded ray keeps its place (evaluation pairs a log's rays index by index): a miss.
+          builder.pushRay(x, y, z, NaN, 0, dt, ring[i] ?? 0, 0, 0, 0);
+          if (stats) stats.misses++;
+        }
         continue;
       }
       f.sx = x / n; f.sy = y / n; f.sz = z / n;
       let aligned: boolean;
-      if (this.stationary || dt === 0) {
+      if (this.stationary || dt === 0 || fixed) {
         if (lastT !== rays.startTime) {
           f.pose.set(packetPose);
           lastT = rays.startTime;

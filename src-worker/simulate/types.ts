@@ -42,6 +42,13 @@ export interface PacketRays {
   ring: ArrayLike<number>;
   /** Optional beam origin per ray in the sensor frame (calibration offsets), 3 each. */
   origin?: ArrayLike<number> | null;
+  /**
+   * A recorded packet's own sensor pose (world ← sensor, 7 numbers): the packet is stored with it
+   * and every ray is fired from it, whatever its firing time — a log's convention is that
+   * `packetPose · (range · dir)` is the world point (log-rays.ts) — while `time` is still recorded.
+   * Absent: the trajectory ∘ mount at each firing time.
+   */
+  pose?: ArrayLike<number> | null;
 }
 
 /** The rays of packet p (an adapter over the sensors' scan pattern, or a test's own). */

@@ -10,10 +10,17 @@ import { POSE_STRIDE } from '../../src-common/packets';
 import type { PacketMeta } from '../formats/timeline';
 import { feedChunks } from './chunk-feed';
 import { toShared } from '../../src-common/shared-memory';
+import { composePoses } from '../geometry/trajectory';
 
 export interface LogTrajectoryInput {
   feed: MessagePort;
   seconds?: number;
+  /**
+   * The inverse of the log's mount (sensor ← vehicle): each pose becomes pose · unmount, the
+   * vehicle's, so another sensor can be mounted on the same drive (docs/drive-logs.md, *Mounts
+   * and extrinsics*). Absent: the sensor's poses.
+   */
+  unmount?: number[];
 }
 
 /** The poses, or null when the log has no packets. */
@@ -22,13 +29,17 @@ export type LogTrajectoryOutput = { times: Float64Array; poses: Float64Array } |
 export async function logTrajectoryTask(input: LogTrajectoryInput, ctx: TaskContext): Promise<LogTrajectoryOutput> {
   const times: number[] = [];
   const poses: number[] = [];
+  const vehicle = new Float64Array(POSE_STRIDE);
   for await (const c of feedChunks<PacketMeta>(input.feed)) {
     ctx.checkCancelled();
     for (let p = 0; p < c.packetCount; p++) {
       const t = c.packetTime[p]!;
       if (times.length && t <= times[times.length - 1]!) continue; // keep times strictly increasing
       times.push(t);
-      for (let k = 0; k < POSE_STRIDE; k++) poses.push(c.packetPose[p * POSE_STRIDE + k]!);
+      if (input.unmount) {
+        composePoses(c.packetPose, p * POSE_STRIDE, input.unmount, 0, vehicle, 0);
+        poses.push(...vehicle);
+      } else for (let k = 0; k < POSE_STRIDE; k++) poses.push(c.packetPose[p * POSE_STRIDE + k]!);
     }
   }
   if (times.length === 0) return null;

@@ -7,6 +7,7 @@ import { displayCloudTask } from './display-cloud';
 import { spin, sumArray } from './diagnostics';
 import { generateScene } from './generate-scene';
 import { simulateBatch } from './simulate-batch';
+import { simulateLogRays } from './simulate-log-rays';
 import { validateTask } from './validate';
 import { benchEngineTask } from './bench-engine';
 import { referenceSiteTask } from './reference-site';
@@ -39,6 +40,7 @@ export const TASKS = {
   'sum-array': sumArray,
   'generate-scene': generateScene,
   'simulate-batch': simulateBatch,
+  'simulate-log-rays': simulateLogRays,
   validate: validateTask,
   'bench-engine': benchEngineTask,
   'reference-site': referenceSiteTask,

@@ -47,7 +47,8 @@ export interface SimulateBatchSummary {
 const queries = new WeakMap<object, BvhSceneQuery>();
 const patterns = new Map<string, ScanPattern>();
 
-function queryFor(scene: SceneData): BvhSceneQuery {
+/** The scene's query object, built once per worker (simulate-log-rays.ts shares it). */
+export function queryFor(scene: SceneData): BvhSceneQuery {
   const key = scene.nodeBounds.buffer;
   let q = queries.get(key);
   if (!q) {
