@@ -102,7 +102,7 @@ export class Breakdowns {
       if (!b || b.realHits + b.fh === 0) return;
       out.push({
         fromM: i * this.binM,
-        toM: i === MAX_RANGE_BINS - 1 ? Infinity : (i + 1) * this.binM,
+        toM: (i + 1) * this.binM, // the last bin also holds every longer range
         realHits: b.realHits,
         trueHits: b.th,
         falseHits: b.fh,

@@ -103,10 +103,11 @@ describe('thicket evaluate', () => {
     // distances are clearly above zero, yet finite.
     expectBetween(m.bhattacharyya, 0.01, 5);
     expect(m.histogramMatch).toBeGreaterThan(0);
-    // One real packet (the scan, at time 0) pairs with the run's first; the scan's rays are its
-    // hits in arbitrary order, so pairing goes by direction and most of them find no partner.
+    // One real packet (the scan, at time 0, its rays without firing times) pairs across the run's
+    // packets by direction: every hit of the sweep finds the simulated ray of its beam.
     expect(m.packets).toBe(1);
-    expect(m.unpairedRays.real).toBeGreaterThan(0);
+    expect(m.unpairedRays.real).toBe(0);
+    expect(m.unpairedPackets.real).toBe(0);
   });
 
   it('says clearly what is wrong with bad input', () => {
