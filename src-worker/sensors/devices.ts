@@ -29,6 +29,7 @@
  *   first return (003 Table 3, §3.4.2).
  */
 import type { LaserGroup, LaserSpec, SensorProfile } from '../../src-common/sensor-profile';
+import { VLP32C_TIMING } from '../formats/velodyne/velodyne-packet';
 
 export const DEG = Math.PI / 180;
 
@@ -37,8 +38,8 @@ export const DEFAULT_MOUNT: SensorProfile['mount'] = [0, 0, 2, 0, 0, 0, 1];
 
 export const VLP16_TIMING = { laserSpacing: 2.304e-6, sequencePeriod: 55.296e-6, sequencesPerPacket: 24 } as const;
 export const HDL32E_TIMING = { laserSpacing: 1.152e-6, sequencePeriod: 46.08e-6, sequencesPerPacket: 12 } as const;
-/** VLP-32C: channel pairs 2.304 µs apart, one 55.296 µs sequence per block (the packet decoder's VLP32C_TIMING). */
-export const VLP32C_TIMING = { pairSpacing: 2.304e-6, sequencePeriod: 55.296e-6, sequencesPerPacket: 12 } as const;
+/** VLP-32C: channel pairs 2.304 µs apart, one 55.296 µs sequence per block (one definition, shared with the packet decoder). */
+export { VLP32C_TIMING };
 /** VLS-128: firing groups of 8 lasers 2.665 µs apart, a maintenance slot after group 8, 53.3 µs per sequence. */
 export const VLS128_TIMING = { groupSpacing: 2.665e-6, lasersPerGroup: 8, sequencePeriod: 53.3e-6, sequencesPerPacket: 3 } as const;
 export const HDL64E_TIMING = {

@@ -1,8 +1,9 @@
 /**
  * Fits a Velodyne profile's timing to the model its packets say they come from.
  *
- * A Velodyne calibration file carries geometry only, so importCalibration guesses the timing
- * from the laser count, and 32 lasers read as an HDL-32E (1.152 µs spacing, 46.08 µs sequence).
+ * A Velodyne calibration file carries geometry only, so importCalibration tells the timing from
+ * the laser count and elevations (src-worker/sensors/models.ts); a 32-laser file stated or read as
+ * an HDL-32E (1.152 µs spacing, 46.08 µs sequence) whose packets say VLP-32C is re-timed here.
  * A VLP-32C fires its 32 lasers in pairs 2.304 µs apart with one 55.296 µs sequence per block
  * (VLP-32C manual, the ROS velodyne driver's timing table): with the HDL-32E timing its rays
  * would be interpolated up to 0.03° off in azimuth (at 10 Hz) and stamped up to 0.1 ms off
