@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importCalibration } from '../../../../src-worker/sensors/calibration';
+import { beamOfPoint } from '../../../../src-common/beam-geometry';
 import { revolutionPattern } from '../../../../src-worker/sensors/scan-pattern';
 import { decodeOusterLidarPacket, ousterBeamTable, ousterPacketFormat, ousterRays } from '../../../../src-worker/formats/ouster/ouster-packet';
 import { parseOusterMetadata } from '../../../../src-worker/formats/ouster/ouster-metadata';
@@ -114,6 +115,26 @@ describe.skipIf(!HAS_SHARED_DATA)('Ouster: the profile from a capture’s own JS
     console.log(`[ouster frame] hits within 10 m: ${near}; ${outside} (${((100 * outside) / near).toFixed(1)} %) more than 0.2° off their beam's direction`);
     expect(near).toBeGreaterThan(10_000);
     expect(outside / near).toBeGreaterThan(0.5);
+  });
+
+  it('beamOfPoint recovers every hit’s beam from its stored point and ring: the pattern’s direction at any range, the raw range along it', () => {
+    let worst = 0, worstAlong = 0, near = 0, nearInCone = 0;
+    for (const px of pixels) {
+      if (px.mm === 0) continue;
+      const b = beamOfPoint(lasers[px.row]!, px.range * px.dir[0], px.range * px.dir[1], px.range * px.dir[2]);
+      expect(b).not.toBeNull();
+      const a = angle([b!.dx, b!.dy, b!.dz], dirOf(px));
+      worst = Math.max(worst, a);
+      worstAlong = Math.max(worstAlong, Math.abs(b!.along - (px.mm / 1000 + lasers[px.row]!.rangeOffset)));
+      if (px.range <= 10) {
+        near++;
+        if (a <= 0.2 * DEG) nearInCone++;
+      }
+    }
+    console.log(`[ouster frame] beamOfPoint: worst ${(worst / DEG).toExponential(2)}° from the pattern's beam, ${(worstAlong * 1e3).toFixed(4)} mm from the raw range; ${nearInCone} of ${near} hits within 10 m inside 0.2°`);
+    expect(worst).toBeLessThan(1e-4 * DEG);
+    expect(worstAlong).toBeLessThan(1e-3);
+    expect(nearInCone).toBe(near);
   });
 
   it('the profile’s beam origin + (raw range + rangeOffset) along its beam is the SDK’s XYZ point within 1 mm', () => {
