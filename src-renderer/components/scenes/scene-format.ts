@@ -10,6 +10,7 @@ import { finite, finiteOrNull as num, type Checked } from '../../form-check';
 import type { Legend } from '../../viewport/cloud-colors';
 import { SITE_CLASS_NAMES } from '../../../src-common/classes';
 import { GENERATED_TRAIL_SENSOR_HEIGHT_M } from '../../../src-common/scene-meta';
+import { defaultPlacement, placementFields, type PlacementForm } from './simulate-placement';
 
 // ---------- scene generation ----------
 
@@ -145,14 +146,15 @@ export function formatRunEstimate(seconds: number | null, profile: Pick<ProfileS
   return `≈ ${r} revolution${r === 1 ? '' : 's'} · ${formatCompact(seconds * profile.raysPerSecond)} rays`;
 }
 
-export type TrajectoryKind = 'static' | 'straight' | 'trail' | 'log';
+/** 'rays': fire exactly a drive log's own rays from its own poses (simulate.start's raysFromLogId). */
+export type TrajectoryKind = 'static' | 'straight' | 'trail' | 'log' | 'rays';
 
 /** Whether a scene carries a trail to drive along (the off-road and hybrid-strip generators add one). */
 export function hasTrail(meta: Record<string, unknown> | undefined): boolean {
   return Array.isArray(meta?.trail) && meta.trail.length >= 2;
 }
 
-export interface SimulateForm {
+export interface SimulateForm extends PlacementForm {
   sceneId: number | null;
   profileId: string | null;
   mode: SimulationMode;
@@ -185,12 +187,14 @@ export function defaultSimulateForm(): SimulateForm {
     logId: null,
     logSeconds: null,
     rangeSampler: 'along-ray',
+    ...defaultPlacement(),
   };
 }
 
 /** The simulate request for a filled form, or why it cannot be sent yet. */
 export function simulateRequest(f: SimulateForm): Checked<Request<'simulate.start'>> {
   if (f.sceneId === null) return { ok: false, reason: 'Choose a scene' };
+  if (f.trajectoryKind === 'rays') return raysRequest(f, f.sceneId);
   if (!f.profileId) return { ok: false, reason: 'Choose a sensor profile' };
   let trajectory: Request<'simulate.start'>['trajectory'];
   if (f.trajectoryKind === 'trail') {
@@ -213,17 +217,37 @@ export function simulateRequest(f: SimulateForm): Checked<Request<'simulate.star
       trajectory = { kind: 'straight', seconds: f.seconds, start: [p[0], p[1], p[2]], headingDeg, speed: f.speed };
     }
   }
+  const placement = placementFields(f);
+  if (!placement.ok) return placement;
   const value: Request<'simulate.start'> = {
     sceneId: f.sceneId,
     profileId: f.profileId,
     mode: f.mode,
     seed: finite(f.seed) ? Math.max(0, Math.trunc(f.seed)) : 1,
     trajectory,
+    ...placement.value,
   };
+  return { ok: true, value: withCommon(value, f) };
+}
+
+/** A log's own rays: no trajectory and no mount; the log's profile unless one is chosen. */
+function raysRequest(f: SimulateForm, sceneId: number): Checked<Request<'simulate.start'>> {
+  if (f.logId === null) return { ok: false, reason: 'Choose a drive log' };
+  const value: Request<'simulate.start'> = {
+    sceneId,
+    ...(f.profileId ? { profileId: f.profileId } : {}),
+    mode: f.mode,
+    seed: finite(f.seed) ? Math.max(0, Math.trunc(f.seed)) : 1,
+    raysFromLogId: f.logId,
+  };
+  return { ok: true, value: withCommon(value, f) };
+}
+
+function withCommon(value: Request<'simulate.start'>, f: SimulateForm): Request<'simulate.start'> {
   if (usesRangeSampler(f.mode)) value.rangeSampler = f.rangeSampler;
   const name = f.name.trim();
   if (name) value.name = name.slice(0, 255);
-  return { ok: true, value };
+  return value;
 }
 
 // ---------- display ----------

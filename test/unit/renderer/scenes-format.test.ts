@@ -67,6 +67,22 @@ describe('simulate form', () => {
     expect(reason({ trajectoryKind: 'straight', speed: 100 })).toBe('Speed is 0 to 60 m/s');
     expect(reason({ trajectoryKind: 'log' })).toBe('Choose a drive log');
   });
+
+  it("fires a log's own rays (no trajectory, the log's profile unless one is chosen) and places the sensor", () => {
+    const r = simulateRequest({ ...base, trajectoryKind: 'rays', logId: 4, profileId: null });
+    expect(r.ok && r.value).toEqual({ sceneId: 3, mode: 'hybrid', seed: 1, raysFromLogId: 4, rangeSampler: 'along-ray' });
+    expect(simulateRequest({ ...base, trajectoryKind: 'rays', logId: null }).ok).toBe(false);
+    const m = simulateRequest({ ...base, placement: 'mount', mountText: '0.5, 0, 1.8, 0, 0, 90' });
+    expect(m.ok && m.value.mount).toEqual([0.5, 0, 1.8, 0, 0, 90]);
+    const bad = simulateRequest({ ...base, placement: 'mount', mountText: '0,0,1.8' });
+    expect(!bad.ok && bad.reason).toBe('Mount: expected 6 numbers x,y,z,roll,pitch,yaw (metres, degrees), got 3');
+    const e = simulateRequest({ ...base, placement: 'extrinsic', extrinsic: { name: 'e.txt', text: '1 0 0 0\n0 1 0 0\n0 0 1 1.5\n' }, extrinsicInverse: true });
+    expect(e.ok && e.value).toMatchObject({ extrinsic: { name: 'e.txt' }, extrinsicInverse: true });
+    const sheared = simulateRequest({ ...base, placement: 'extrinsic', extrinsic: { name: 's.txt', text: '1 0 0 0\n0.1 1 0 0\n0 0 1 0\n' } });
+    expect(!sheared.ok && sheared.reason).toMatch(/^s\.txt, line 2: not a rotation/);
+    expect(simulateRequest({ ...base, placement: 'extrinsic' }).ok).toBe(false);
+    for (const c of [r, m, e]) expect(c.ok && requestSchemas['simulate.start'].safeParse(c.value).success).toBe(true);
+  });
 });
 
 describe('profile picker', () => {
