@@ -30,6 +30,8 @@ export interface DecodedCloud {
   cls?: Uint8Array<ArrayBuffer> | null;
   /** Return number within its pulse, 0 = first/only (PacketChunk.rayReturn); absent or null = all 0. */
   ret?: Uint8Array<ArrayBuffer> | null;
+  /** What the user should know (a truncated file's dropped bytes, truncation.ts); absent = none. */
+  warnings?: string[];
 }
 
 /** Counts points whose x, y or z is not finite. */

@@ -84,6 +84,8 @@ export interface LogSourceInfo {
   notes: Record<string, string | number | boolean>;
   /** The profile that rebuilds packed packets' rays (set when packets carry `packed`). */
   decodeProfile?: SensorProfile;
+  /** What the user should know but did not stop the decode (a truncated file's dropped bytes). */
+  warnings?: string[];
 }
 
 /** Options every streaming decoder receives. */

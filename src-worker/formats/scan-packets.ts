@@ -27,5 +27,5 @@ export function* scanPackets(src: ByteSource, name: string, format: LogFormat, d
   const notes: Record<string, string | number | boolean> = { points: cloud.count };
   // LAS keeps georeferenced coordinates: the points are stored relative to this origin (metres).
   if (origin && origin.some((v) => v !== 0)) notes.origin = origin.join(', ');
-  return { format, recordsMisses: false, notes, dropped: cloud.count - c.rayCount };
+  return { format, recordsMisses: false, notes, dropped: cloud.count - c.rayCount, ...(cloud.warnings?.length ? { warnings: cloud.warnings } : {}) };
 }

@@ -1,5 +1,6 @@
 import { DecodeError } from '../decode-error';
 import { countNonFinite, type DecodedCloud } from '../decoded-cloud';
+import { truncationWarning } from '../truncation';
 
 const RECORD = 16; // float32 x, y, z, intensity
 
@@ -9,28 +10,24 @@ const HOST_LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /**
  * KITTI velodyne .bin: a bare array of little-endian float32 (x, y, z, intensity) records.
  * There is no header, so the size is the only check; non-finite coordinates are kept and
- * counted in `dropped`.
+ * counted in `dropped`. A file cut mid-point keeps its whole points, with a warning.
  */
 export function decodeKittiBin(bytes: Uint8Array, name: string): DecodedCloud {
   const size = bytes.byteLength;
   if (size === 0) throw new DecodeError(name, 'empty file: a KITTI .bin needs at least one 16-byte point', { offset: 0 });
   const rem = size % RECORD;
-  if (rem !== 0) {
-    const at = size - rem;
-    throw new DecodeError(
-      name,
-      `truncated at byte ${at}: file size ${size} is not a multiple of 16 bytes (4 float32 per point); the last record has ${rem} of 16 bytes`,
-      { offset: at },
-    );
+  if (rem !== 0 && size < RECORD) {
+    throw new DecodeError(name, `truncated at byte 0: file size ${size} is less than one 16-byte point (4 float32)`, { offset: 0 });
   }
-  const count = size / RECORD;
+  const count = (size - rem) / RECORD;
+  const warnings = rem !== 0 ? [truncationWarning(name, size - rem, rem, `the ${count} whole 16-byte point(s) before it`)] : [];
   const xyz = new Float32Array(3 * count);
   const intensity = new Float32Array(count);
   if (HOST_LE) {
     // A Float32Array view needs a 4-aligned offset; copy the bytes when the caller's slice is not.
     const src = bytes.byteOffset % 4 === 0
       ? new Float32Array(bytes.buffer, bytes.byteOffset, 4 * count)
-      : new Float32Array(bytes.slice().buffer);
+      : new Float32Array(bytes.slice(0, RECORD * count).buffer);
     for (let i = 0, j = 0; i < count; i++, j += 4) {
       xyz[3 * i] = src[j]!;
       xyz[3 * i + 1] = src[j + 1]!;
@@ -46,5 +43,5 @@ export function decodeKittiBin(bytes: Uint8Array, name: string): DecodedCloud {
       intensity[i] = dv.getFloat32(o + 12, true);
     }
   }
-  return { count, xyz, intensity, ring: null, time: null, timeBase: 0, viewpoint: null, dropped: countNonFinite(xyz, count) };
+  return { count, xyz, intensity, ring: null, time: null, timeBase: 0, viewpoint: null, dropped: countNonFinite(xyz, count), ...(warnings.length ? { warnings } : {}) };
 }

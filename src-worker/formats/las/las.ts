@@ -14,6 +14,7 @@
  * one (this app's writer adds it). LAS has no sensor pose: viewpoint is null.
  */
 import { DecodeError } from '../decode-error';
+import { wholeRecords } from '../truncation';
 import { countNonFinite, relativeTimes, ringsFrom, type DecodedCloud } from '../decoded-cloud';
 import { encodeLas } from './las-encode';
 import { LAS_FORMAT_SIZE, LAS_GPS_OFFSET, parseLasHeader, type LasExtraBytes, type LasHeader } from './las-header';
@@ -36,7 +37,11 @@ const FLOAT32_SAFE = 8192;
 const RING_NAMES = ['ring', 'laser_id', 'channel'];
 
 export function decodeLas(bytes: Uint8Array, name: string): LasCloud {
-  const h = parseLasHeader(bytes, name);
+  let h = parseLasHeader(bytes, name);
+  // Uncompressed points cut mid-record keep their whole points (truncation.ts); a LAZ file's
+  // chunk table, which says where its chunks are, is what a cut loses first.
+  const cut = h.compressed ? null : wholeRecords(name, bytes.length, h.pointOffset, h.count, h.recordLength, 'points');
+  if (cut) h = { ...h, count: cut.kept };
   const n = h.count;
   const layout = h.compressed ? validateLaz(bytes, h, name) : null;
   if (!layout) {
@@ -60,7 +65,8 @@ export function decodeLas(bytes: Uint8Array, name: string): LasCloud {
     const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     for (let i = 0, o = h.pointOffset; i < n; i++, o += h.recordLength) acc.take(dv, o, i);
   }
-  return acc.finish();
+  const cloud = acc.finish();
+  return cut ? { ...cloud, warnings: [cut.warning] } : cloud;
 }
 
 /** Collects the channels of each record; coordinates stay integers until the origin is known. */

@@ -7,6 +7,7 @@
  * encoding is not CDR are counted and skipped. Anything the MCAP library rejects (bad magic, CRC,
  * record layout, chunk compression) becomes a DecodeError with the byte offset of the record.
  */
+import { truncationWarning } from '../truncation';
 import { McapStreamReader, type McapTypes } from '@mcap/core';
 import { DecodeError } from '../decode-error';
 import type { ByteSource, DecodedPacket, LogSourceInfo } from '../log-source';
@@ -33,6 +34,9 @@ export interface McapReadSummary {
   untyped: number;
   /** The file ended without a footer (a recording cut short). */
   truncated: boolean;
+  /** Where the last complete record ends and the bytes after it (an incomplete record), when truncated. */
+  truncatedAt?: number;
+  droppedBytes?: number;
   library: string;
   profile: string;
 }
@@ -123,6 +127,8 @@ export function* mcapMessages(src: ByteSource, opts: McapMessageOptions = {}): G
     summary.truncated = true;
     const at = position();
     const left = reader.bytesRemaining();
+    summary.truncatedAt = at;
+    summary.droppedBytes = left;
     if (summary.messages === 0 && left > 0) {
       let what = `${left} bytes left over`;
       if (left >= 9) {
@@ -147,7 +153,14 @@ export function* mcapPackets(src: ByteSource, opts: Omit<Ros2PacketOptions, 'nam
   if (s) {
     info.notes.mcapLibrary = s.library;
     if (s.notCdr > 0) info.notes.nonCdrMessages = s.notCdr;
-    if (s.truncated) info.notes.truncated = true;
+    if (s.truncated) {
+      info.notes.truncated = true;
+      // Every complete record up to the cut was read (truncation.ts); the summary section is gone too.
+      const at = s.truncatedAt ?? src.size;
+      info.warnings = [...(info.warnings ?? []), s.droppedBytes
+        ? truncationWarning(opts.name ?? src.name, at, s.droppedBytes, `the ${s.messages} complete message(s) before it`)
+        : `${opts.name ?? src.name}: ends at byte ${at} without its footer (a recording cut short); the ${s.messages} message(s) in it were kept`];
+    }
   }
   return info;
 }

@@ -5,7 +5,7 @@
  */
 import type { LogFormatDescriptor } from '../log-format';
 import { memorySource, type DecodeContext } from '../log-source';
-import { udpPackets } from '../pcap/pcap';
+import { emptyPcapStats, pcapWarnings, udpPackets } from '../pcap/pcap';
 import { buildPcap, ethernet, ipv4Udp } from '../pcap/pcap-build';
 import { isCaptureHead, PCAP_EXTENSIONS } from '../pcap/pcap-signature';
 import { parseOusterMetadata } from './ouster-metadata';
@@ -42,9 +42,12 @@ export const ousterPcapFormat: LogFormatDescriptor<'ouster-pcap'> = {
   },
   detect: { magic: isCaptureHead, onlyWithJsonCalibration: true },
   calibrationIsMetadata: { missing: MISSING },
-  open({ src, name, metadata, ctx }) {
+  *open({ src, name, metadata, ctx }) {
     if (!metadata) throw new Error(`${name}: ${MISSING}`);
-    return ousterPackets(withProgress(udpPackets(src, name), src.size, ctx), parseOusterMetadata(metadata.text, metadata.name), name, ctx);
+    const stats = emptyPcapStats();
+    const info = yield* ousterPackets(withProgress(udpPackets(src, name, stats), src.size, ctx), parseOusterMetadata(metadata.text, metadata.name), name, ctx);
+    // A capture cut mid-record keeps its complete records; the dropped tail is a warning.
+    return { ...info, warnings: [...(info.warnings ?? []), ...pcapWarnings(stats, name)] };
   },
   fuzz: [
     ...FUZZ_TARGETS,

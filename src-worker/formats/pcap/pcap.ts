@@ -12,8 +12,10 @@ import { memorySource, type ByteSource } from '../log-source';
  * pcapng (see pcapngUdpPackets);
  * link types Ethernet (1, with up to two 802.1Q/802.1ad VLAN tags), raw IP (101, 228), Linux
  * cooked capture SLL (113) and SLL2 (276). Frames that are not IPv4, not UDP, IPv4 fragments
- * or malformed are skipped and counted in the stats. A record that runs past the end of the
- * file is a DecodeError at the record's offset.
+ * or malformed are skipped and counted in the stats. A capture cut mid-record (a full disk, a
+ * killed tcpdump, a partial copy) keeps every complete record: the incomplete tail is dropped
+ * and counted in the stats (`truncatedAt`, `droppedBytes`), which the importers turn into a
+ * warning, as VeloView and Wireshark read such files (docs/drive-logs.md, "Truncated files").
  */
 
 export interface UdpPacket {
@@ -43,6 +45,10 @@ export interface PcapStats {
   fragments: number;
   /** Frames too short for their headers or cut by the capture's snap length. */
   malformed: number;
+  /** Byte offset of an incomplete last record (the file was cut there), or -1. */
+  truncatedAt: number;
+  /** Bytes of that incomplete record left unread. */
+  droppedBytes: number;
 }
 
 export const PCAP_HEADER_BYTES = 24;
@@ -86,7 +92,7 @@ class Window {
 }
 
 export function emptyPcapStats(): PcapStats {
-  return { linkType: -1, nanosecond: false, littleEndian: true, records: 0, udp: 0, nonIpv4: 0, nonUdp: 0, fragments: 0, malformed: 0 };
+  return { linkType: -1, nanosecond: false, littleEndian: true, records: 0, udp: 0, nonIpv4: 0, nonUdp: 0, fragments: 0, malformed: 0, truncatedAt: -1, droppedBytes: 0 };
 }
 
 /** True when `bytes` starts with a pcapng section header block. */
@@ -215,7 +221,8 @@ export function* udpPackets(input: Uint8Array | ByteSource, name: string, stats:
   let o = PCAP_HEADER_BYTES;
   while (o < size) {
     if (w.ensure(o, RECORD_HEADER_BYTES) < RECORD_HEADER_BYTES) {
-      throw new DecodeError(name, `truncated record at byte ${o}: ${size - o} of the 16 bytes of a record header`, { offset: o });
+      cutAt(stats, o, size);
+      break;
     }
     let b = o - w.base;
     const sec = w.dv.getUint32(b, le);
@@ -226,7 +233,8 @@ export function* udpPackets(input: Uint8Array | ByteSource, name: string, stats:
     }
     const data = o + RECORD_HEADER_BYTES;
     if (w.ensure(o, RECORD_HEADER_BYTES + incl) < RECORD_HEADER_BYTES + incl) {
-      throw new DecodeError(name, `truncated record at byte ${o}: ${incl} bytes captured, ${size - data} left in the file`, { offset: o });
+      cutAt(stats, o, size);
+      break;
     }
     b = o - w.base;
     stats.records++;
@@ -244,6 +252,18 @@ export function* udpPackets(input: Uint8Array | ByteSource, name: string, stats:
     };
   }
   return stats;
+}
+
+/** The capture ends inside the record at `o`: every record before it is kept. */
+function cutAt(stats: PcapStats, o: number, size: number): void {
+  stats.truncatedAt = o;
+  stats.droppedBytes = size - o;
+}
+
+/** The warning an importer gives for a capture cut mid-record (none for a whole one). */
+export function pcapWarnings(stats: PcapStats, name: string): string[] {
+  if (stats.truncatedAt < 0) return [];
+  return [`${name}: truncated at byte ${stats.truncatedAt}: the last ${stats.droppedBytes} byte(s), an incomplete record, were dropped; the ${stats.records} complete record(s) before it were kept`];
 }
 
 // ---- pcapng ----
@@ -276,7 +296,11 @@ function* pcapngUdpPackets(w: Window, size: number, name: string, stats: PcapSta
   let lastTime = 0;
   let o = 0;
   while (o < size) {
-    if (w.ensure(o, 12) < 12) throw new DecodeError(name, `truncated pcapng block at byte ${o}: ${size - o} of at least 12 bytes`, { offset: o });
+    if (w.ensure(o, 12) < 12) {
+      if (o === 0) throw new DecodeError(name, `truncated pcapng block at byte 0: ${size} of at least 12 bytes`, { offset: 0 });
+      cutAt(stats, o, size);
+      break;
+    }
     // Offsets below are into the window: `at` (the block's file offset) names places in errors.
     let dv = w.dv;
     let b = o - w.base;
@@ -297,7 +321,9 @@ function* pcapngUdpPackets(w: Window, size: number, name: string, stats: PcapSta
       throw new DecodeError(name, `corrupt pcapng block at byte ${o}: length ${len} is not a multiple of 4 of at least 12`, { offset: o + 4 });
     }
     if (len > size - o) {
-      throw new DecodeError(name, `truncated pcapng block at byte ${o}: ${len} bytes long, ${size - o} left in the file`, { offset: o });
+      if (o === 0) throw new DecodeError(name, `truncated pcapng block at byte 0: ${len} bytes long, ${size} in the file`, { offset: 0 });
+      cutAt(stats, o, size);
+      break;
     }
     if (len > MAX_BLOCK_BYTES) {
       throw new DecodeError(name, `corrupt pcapng block at byte ${o}: length ${len} exceeds ${MAX_BLOCK_BYTES} bytes`, { offset: o + 4 });

@@ -1,4 +1,5 @@
 import { DecodeError } from '../decode-error';
+import { wholeRecords } from '../truncation';
 import { countNonFinite, type DecodedCloud } from '../decoded-cloud';
 import { lzfDecompress, LZF_MAX_RATIO } from './lzf';
 import { RING_UNKNOWN } from '../../../src-common/packets';
@@ -20,7 +21,11 @@ interface Target { field: PcdField; out: Float32Array | Float64Array; stride: nu
  */
 export function decodePcd(bytes: Uint8Array, name: string): DecodedCloud {
   if (bytes.length === 0) throw new DecodeError(name, 'empty file', { offset: 0 });
-  const h = parsePcdHeader(bytes, name);
+  let h = parsePcdHeader(bytes, name);
+  // DATA binary cut mid-point keeps its whole points (truncation.ts); compressed and ascii data
+  // are not records: a cut LZF block does not decode, and a cut ascii number still parses.
+  const cut = h.data === 'binary' ? wholeRecords(name, bytes.length, h.dataOffset, h.points, h.recordSize, 'points') : null;
+  if (cut) h = { ...h, points: cut.kept };
   const find = (names: string[]): PcdField | null => {
     for (const n of names) {
       const f = h.fields.find((g) => g.name.toLowerCase() === n);
@@ -69,6 +74,7 @@ export function decodePcd(bytes: Uint8Array, name: string): DecodedCloud {
     // PCD writes the quaternion w first; the app's poses put it last.
     viewpoint: h.viewpoint ? [h.viewpoint[0]!, h.viewpoint[1]!, h.viewpoint[2]!, h.viewpoint[4]!, h.viewpoint[5]!, h.viewpoint[6]!, h.viewpoint[3]!] : null,
     dropped: countNonFinite(xyz, count),
+    ...(cut ? { warnings: [cut.warning] } : {}),
   };
 }
 

@@ -5,6 +5,7 @@
  * record (list properties included), elements after them are not read.
  */
 import { DecodeError } from '../decode-error';
+import { wholeRecords } from '../truncation';
 import { countNonFinite, relativeTimes, ringsFrom, type DecodedCloud } from '../decoded-cloud';
 import { encodePly } from './ply-encode';
 import { parsePlyHeader, PLY_TYPE_SIZE, type PlyElement, type PlyHeader, type PlyProperty, type PlyType } from './ply-header';
@@ -34,7 +35,7 @@ export function decodePly(bytes: Uint8Array, name: string): DecodedCloud {
   const h = parsePlyHeader(bytes, name);
   const vi = h.elements.findIndex((e) => e.name === 'vertex');
   if (vi < 0) throw new DecodeError(name, `no vertex element: elements are ${h.elements.map((e) => e.name).join(', ') || 'none'}`, { line: h.endLine });
-  const vertex = h.elements[vi]!;
+  let vertex = h.elements[vi]!;
   const find = (names: readonly string[]): PlyProperty | null => {
     for (const n of names) {
       const p = vertex.properties.find((q) => q.name.toLowerCase() === n && !q.countType);
@@ -49,6 +50,10 @@ export function decodePly(bytes: Uint8Array, name: string): DecodedCloud {
   }
 
   const start = h.format === 'ascii' ? 0 : skipBinary(bytes, h, vi, name);
+  // Fixed-size binary vertices cut mid-record keep their whole vertices (truncation.ts); a cut
+  // ascii number still parses, and variable-size records are not checked record by record.
+  const cut = h.format !== 'ascii' ? wholeRecords(name, bytes.length, start, vertex.count, vertex.recordSize, 'vertices') : null;
+  if (cut) vertex = { ...vertex, count: cut.kept };
   const n = h.format === 'ascii' ? asciiCapacity(bytes, h, vertex, name) : binaryCapacity(bytes, start, vertex, name);
   const targets: Target[] = [];
   const add = (prop: PlyProperty | null, channel: Channel): void => {
@@ -59,7 +64,8 @@ export function decodePly(bytes: Uint8Array, name: string): DecodedCloud {
 
   if (h.format === 'ascii') readAscii(bytes, h, vi, targets, name);
   else readBinary(bytes, start, vertex, h.format === 'binary_little_endian', targets, name);
-  return toCloud(vertex.count, targets, viewpointOf(h));
+  const cloud = toCloud(vertex.count, targets, viewpointOf(h));
+  return cut ? { ...cloud, warnings: [cut.warning] } : cloud;
 }
 
 function toCloud(count: number, targets: Target[], viewpoint: number[] | null): DecodedCloud {

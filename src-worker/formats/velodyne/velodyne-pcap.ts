@@ -12,7 +12,7 @@
  */
 import { DecodeError } from '../decode-error';
 import type { ByteSource, DecodeContext, DecodedPacket, LogSourceInfo } from '../log-source';
-import { emptyPcapStats, udpPackets, type UdpPacket } from '../pcap/pcap';
+import { emptyPcapStats, pcapWarnings, udpPackets, type UdpPacket } from '../pcap/pcap';
 import {
   VELODYNE_PRODUCTS,
   decodeVelodyneData,
@@ -193,5 +193,6 @@ export function* velodynePcapPackets(src: ByteSource, opts: VelodynePcapOptions)
       skippedFrames: stats.nonIpv4 + stats.nonUdp + stats.fragments + stats.malformed,
       emptyReturns: missesNoted,
     },
+    warnings: pcapWarnings(stats, name),
   };
 }

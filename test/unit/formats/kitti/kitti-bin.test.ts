@@ -34,13 +34,15 @@ describe('decodeKittiBin', () => {
     expect(e.message).toMatch(/^empty\.bin: empty file/);
   });
 
-  it('names the file and the incomplete record of a truncated file', () => {
+  it('keeps the whole points of a truncated file and says how many bytes were dropped', () => {
     const src = kitti([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]);
-    const e = decodeErrorOf(() => decodeKittiBin(src.subarray(0, src.length - 3), '000000.bin'));
-    expect(e.file).toBe('000000.bin');
-    expect(e.offset).toBe(32);
-    expect(e.message).toBe(
-      '000000.bin: truncated at byte 32: file size 45 is not a multiple of 16 bytes (4 float32 per point); the last record has 13 of 16 bytes',
-    );
+    const c = decodeKittiBin(src.subarray(0, src.length - 3), '000000.bin');
+    expect(c.count).toBe(2);
+    expect(Array.from(c.xyz)).toEqual([1, 2, 3, 5, 6, 7]);
+    expect(c.warnings).toEqual(['000000.bin: truncated at byte 32: the last 13 byte(s), an incomplete record, were dropped; the 2 whole 16-byte point(s) before it were kept']);
+    // Less than one point: nothing to keep.
+    const e = decodeErrorOf(() => decodeKittiBin(src.subarray(0, 9), '000000.bin'));
+    expect(e.offset).toBe(0);
+    expect(e.message).toBe('000000.bin: truncated at byte 0: file size 9 is less than one 16-byte point (4 float32)');
   });
 });

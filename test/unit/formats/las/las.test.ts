@@ -209,13 +209,18 @@ describe('decodeLas: versions, formats and header checks', () => {
       [edit((dv) => dv.setFloat64(139, 0, true)), 139, /y scale 0/],
       [edit((dv) => dv.setUint32(100, 3, true)), 100, /3 VLRs/],
       [edit((_, b) => { b[104] = 0x81; }), 104, /no LASzip VLR/],
-      [good.subarray(0, good.length - 1), 227 + 28, /^truncated at byte 255/],
+      // Nothing to keep: cut inside the first point.
+      [good.subarray(0, 227 + 27), 227, /^truncated at byte 227/],
     ];
     for (const [bytes, offset, re] of cases) {
       const e = decodeErrorOf(() => decodeLas(bytes, 'bad.las'));
       expect(e.reason).toMatch(re);
       expect(e.offset).toBe(offset);
     }
+    // Cut inside the second point: the first is kept, with a warning.
+    const cut = decodeLas(good.subarray(0, good.length - 1), 'cut.las');
+    expect(cut.count).toBe(1);
+    expect(cut.warnings).toEqual(['cut.las: truncated at byte 255: the last 27 byte(s), an incomplete record, were dropped; 1 of the 2 points declared were kept']);
     const v14 = rawLas(4, 6, pts);
     new DataView(v14.buffer).setUint32(107, 5, true);
     expect(decodeErrorOf(() => decodeLas(v14, 'c.las')).reason).toMatch(/legacy point count 5 at byte 107 disagrees with the 64-bit count 2/);

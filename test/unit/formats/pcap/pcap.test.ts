@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DecodeError } from '../../../../src-worker/formats/decode-error';
-import { emptyPcapStats, isPcap, isPcapng, udpPackets, type UdpPacket } from '../../../../src-worker/formats/pcap/pcap';
+import { emptyPcapStats, isPcap, isPcapng, pcapWarnings, udpPackets, type UdpPacket } from '../../../../src-worker/formats/pcap/pcap';
 import { DATA_DIR, HAVE_DATA, decodeErrorOf } from '../helpers';
 import { mutate, seededRandom } from '../mutate';
 
@@ -57,21 +57,26 @@ describe('pcap', () => {
     expect(stats).toMatchObject({ records: 6, udp: 1, nonIpv4: 1, nonUdp: 1, fragments: 2, malformed: 1 });
   });
 
-  it('a truncated record is a DecodeError at its offset; earlier packets come out first', () => {
+  it('a capture cut inside a record keeps the records before it and notes the cut (offset, bytes dropped)', () => {
     const frames = [
       { time: 1, data: ethernet(ipv4Udp(new Uint8Array(100))) },
       { time: 2, data: ethernet(ipv4Udp(new Uint8Array(100))) },
     ];
     const bytes = buildPcap(frames);
     const second = 24 + 16 + frames[0]!.data.length;
-    const seen: UdpPacket[] = [];
-    const e = decodeErrorOf(() => { for (const p of udpPackets(bytes.subarray(0, bytes.length - 5), 't.pcap')) seen.push(p); });
+    const stats = emptyPcapStats();
+    const seen = [...udpPackets(bytes.subarray(0, bytes.length - 5), 't.pcap', stats)];
     expect(seen).toHaveLength(1);
-    expect(e.offset).toBe(second);
-    expect(e.message).toBe(`t.pcap: truncated record at byte ${second}: 142 bytes captured, 137 left in the file`);
-    const h = decodeErrorOf(() => [...udpPackets(bytes.subarray(0, second + 7), 't.pcap')]);
-    expect(h.offset).toBe(second);
-    expect(h.reason).toMatch(/record header/);
+    expect(stats).toMatchObject({ records: 1, truncatedAt: second, droppedBytes: 16 + 142 - 5 });
+    expect(pcapWarnings(stats, 't.pcap')).toEqual([`t.pcap: truncated at byte ${second}: the last 153 byte(s), an incomplete record, were dropped; the 1 complete record(s) before it were kept`]);
+    // Cut inside a record header.
+    const h = emptyPcapStats();
+    expect([...udpPackets(bytes.subarray(0, second + 7), 't.pcap', h)]).toHaveLength(1);
+    expect(h).toMatchObject({ truncatedAt: second, droppedBytes: 7 });
+    // A whole capture has no warning.
+    const whole = emptyPcapStats();
+    expect([...udpPackets(bytes, 't.pcap', whole)]).toHaveLength(2);
+    expect(pcapWarnings(whole, 't.pcap')).toEqual([]);
   });
 
   it('rejects unknown magic, short headers and unsupported link types with a clear reason', () => {
@@ -105,12 +110,12 @@ describe('pcap', () => {
     }
   });
 
-  it('pcapng: truncated or corrupt blocks are DecodeErrors at the block', () => {
+  it('pcapng: a cut block is dropped with a note, a corrupt one is a DecodeError at the block', () => {
     const bytes = buildPcapng([{ time: 1, data: ethernet(ipv4Udp(new Uint8Array(50))) }], {});
     const last = bytes.length - (12 + 20 + 14 + 28 + 50); // the EPB: 12 bytes of lengths and type, 20 of fields, the 92-byte frame
-    const e = decodeErrorOf(() => [...udpPackets(bytes.subarray(0, bytes.length - 4), 'b.pcapng')]);
-    expect(e.offset).toBe(last);
-    expect(e.reason).toMatch(/truncated pcapng block at byte \d+: \d+ bytes long/);
+    const stats = emptyPcapStats();
+    expect([...udpPackets(bytes.subarray(0, bytes.length - 4), 'b.pcapng', stats)]).toHaveLength(0);
+    expect(stats).toMatchObject({ truncatedAt: last, droppedBytes: bytes.length - 4 - last });
     const bad = bytes.slice();
     new DataView(bad.buffer).setUint32(last + 4, 13, true);
     expect(decodeErrorOf(() => [...udpPackets(bad, 'b.pcapng')]).reason).toMatch(/length 13 is not a multiple of 4/);

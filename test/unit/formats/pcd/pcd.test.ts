@@ -97,13 +97,16 @@ describe('decodePcd: errors name the file and the place', () => {
     expect(decodeErrorOf(() => decodePcd(new Uint8Array(0), 'e.pcd')).message).toBe('e.pcd: empty file');
   });
 
-  it('truncated binary data', () => {
+  it('truncated binary data keeps its whole points, with a warning; less than one point is an error', () => {
     const bytes = encodePcd(sampleCloud(10), 'binary');
-    const e = decodeErrorOf(() => decodePcd(bytes.subarray(0, bytes.length - 5), 'cut.pcd'));
     const record = 4 * 4 + 2 + 4;
     const dataStart = bytes.length - 10 * record;
-    expect(e.offset).toBe(dataStart + 9 * record);
-    expect(e.message).toMatch(new RegExp(`^cut\\.pcd: truncated at byte ${dataStart + 9 * record}: DATA binary needs 10 points`));
+    const c = decodePcd(bytes.subarray(0, bytes.length - 5), 'cut.pcd');
+    expect(c.count).toBe(9);
+    expect(c.warnings).toEqual([`cut.pcd: truncated at byte ${dataStart + 9 * record}: the last ${record - 5} byte(s), an incomplete record, were dropped; 9 of the 10 points declared were kept`]);
+    const e = decodeErrorOf(() => decodePcd(bytes.subarray(0, dataStart + 3), 'cut.pcd'));
+    expect(e.offset).toBe(dataStart);
+    expect(e.message).toMatch(new RegExp(`^cut\\.pcd: truncated at byte ${dataStart}: DATA binary needs 10 points`));
   });
 
   it('truncated binary_compressed data and inconsistent sizes', () => {
@@ -166,8 +169,12 @@ describe('decodePcd: errors name the file and the place', () => {
   });
 
   it('a header claiming a billion binary points, or huge COUNTs, fails fast without allocating', () => {
+    // The one whole point is kept; the warning says how many the header declared.
     const text = HEADER('x y z', '4 4 4', 'F F F', '1 1 1', 1e9, 'binary') + 'abcdefghijkl';
-    expect(decodeErrorOf(() => decodePcd(enc(text), 'big.pcd')).reason).toMatch(/^truncated at byte \d+: DATA binary needs 1000000000 points/);
+    const one = decodePcd(enc(text), 'big.pcd');
+    expect(one.count).toBe(1);
+    expect(one.warnings![0]).toMatch(/1 of the 1000000000 points declared were kept$/);
+    expect(decodeErrorOf(() => decodePcd(enc(text.slice(0, -3)), 'big.pcd')).reason).toMatch(/^truncated at byte \d+: DATA binary needs 1000000000 points/);
     const zero = HEADER('x y z', '4 4 4', 'F F F', '1 4294967295 1', 0);
     expect(decodePcd(enc(zero), 'zero.pcd').count).toBe(0);
     expect(decodeErrorOf(() => decodePcd(enc(zero.replace(/ 0\n/g, ' 1\n') + '1 2 3\n'), 'c.pcd')).reason).toMatch(/^truncated/);

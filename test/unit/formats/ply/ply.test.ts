@@ -136,8 +136,12 @@ describe('decodePly', () => {
   it('names the byte offset of truncated binary data and the line of bad ascii data', () => {
     const bytes = encodePly(sampleCloud(10));
     const headerLength = new TextDecoder('latin1').decode(bytes).indexOf('end_header\n') + 11;
-    const e = decodeErrorOf(() => decodePly(bytes.subarray(0, bytes.length - 5), 't.ply'));
-    expect(e.offset).toBe(headerLength + 9 * 26); // 9 whole records of 26 bytes (4 float + ushort + double)
+    // 9 whole records of 26 bytes (4 float + ushort + double) are kept, with a warning.
+    const c = decodePly(bytes.subarray(0, bytes.length - 5), 't.ply');
+    expect(c.count).toBe(9);
+    expect(c.warnings).toEqual([`t.ply: truncated at byte ${headerLength + 9 * 26}: the last 21 byte(s), an incomplete record, were dropped; 9 of the 10 vertices declared were kept`]);
+    const e = decodeErrorOf(() => decodePly(bytes.subarray(0, headerLength + 25), 't.ply'));
+    expect(e.offset).toBe(headerLength);
     expect(e.reason).toMatch(/^truncated at byte/);
 
     const ascii = 'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nend_header\n';
