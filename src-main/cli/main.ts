@@ -22,6 +22,7 @@ import { studyCommand } from './commands/study';
 import { fitCommand } from './commands/fit';
 import { evaluateCommand } from './commands/evaluate';
 import { primitivesCommand } from './commands/primitives';
+import { logCommand } from './commands/log';
 
 type Command = (services: AppServices, args: CommonArgs, progress: ProgressReporter) => Promise<CommandOutput>;
 
@@ -39,6 +40,7 @@ const COMMANDS: Record<string, Command> = {
   fit: fitCommand,
   evaluate: evaluateCommand,
   primitives: primitivesCommand,
+  log: logCommand,
 };
 
 export async function runCli(argv: string[]): Promise<number> {

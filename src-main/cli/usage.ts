@@ -12,8 +12,10 @@ Usage:
                          then the thesis's Table 4.3 experiment (fit, primitives, test scenes,
                          hybrid/voxel/mesh/neighbour simulators, evaluation): the JSON adds "table"
   thicket import FILE    --project FILE [--format F] [--profile ID] [--calibration FILE] [--poses FILE]
-                         [--no-misses] [--name NAME] [--json]
-                         F: ${LOG_FORMATS.join(' ')}
+                         [--no-misses] [--name NAME] [--model M] [--json]
+                         F: ${LOG_FORMATS.join(' ')}; --model states the calibration's sensor model
+                         (see profile import); an organised KITTI .bin (rows × columns of the
+                         profile, e.g. 64 × 2048 with os1-64-2048) gives its empty cells as misses
   thicket scene generate --project FILE [--kind offroad|hybrid-strip|cylinder-stand|rod-bench]
                          [--seed N] [--param key=value ...] [--name NAME] [--json]
   thicket scene list     --project FILE [--json]
@@ -57,11 +59,17 @@ Usage:
                          costmaps and A* for each sensor × mount; --mounts: JSON list of
                          {height, pitchDeg, yawDeg, x, y}, or an object of lists (a sweep)
   thicket export         --project FILE (--run ID | --log ID) --format ${EXPORT_FORMATS.join('|')} --out PATH [--json]
-  thicket profile import FILE [--project FILE] [--id ID] [--name NAME] [--json]
+  thicket profile import FILE [--project FILE] [--id ID] [--name NAME] [--model M] [--json]
                          a calibration (ROS velodyne .yaml, Velodyne db.xml, Ouster .json) or a
                          Thicket profile .json → a profile, saved in the project when given;
-                         --json prints it in the profile file form (degrees, ms, mrad)
+                         --json prints it in the profile file form (degrees, ms, mrad);
+                         the sensor model is detected from the file (laser count, elevations,
+                         Ouster prod_line and lidar_mode); --model states it (also on import
+                         --calibration): vlp16 vlp32c hdl32e hdl64e vls128 os0-32 … os2-128,
+                         Ouster ids optionally with -512|-1024|-2048 columns (e.g. os1-64-2048)
   thicket profile list   [--project FILE] [--json]
+                         built-ins: vlp16 vlp32c hdl32e hdl64e vls128, os0|os1|os2-32|64|128
+                         (1024×10; -512 and -2048 for the other column modes), lms291-*
   thicket profile show ID [--project FILE] [--json]
   thicket validate grass|mixed-pixel [--seed N] [--samples N] [--profile ID] [--json]
   thicket bench         [--only foundation,engine,realtime,import,fit,host] [--packets N] [--workers N] [--json]
