@@ -16,6 +16,12 @@ Usage:
                          F: ${LOG_FORMATS.join(' ')}; --model states the calibration's sensor model
                          (see profile import); an organised KITTI .bin (rows × columns of the
                          profile, e.g. 64 × 2048 with os1-64-2048) gives its empty cells as misses
+                         [--mount x,y,z,roll,pitch,yaw | --extrinsic FILE [--extrinsic-inverse]] the sensor's
+                         pose on the vehicle (vehicle ← sensor; metres, degrees, R = Rz·Ry·Rx): packet poses =
+                         vehicle pose (poses file, the format's own, or the origin) · mount. FILE maps points
+                         from the sensor's frame into the vehicle's (or a reference sensor's): a 4×4 matrix,
+                         a 3×4 [R | t] row of 12 (KITTI), or a YAML with q (x y z w) and t; a file written
+                         the other way (vehicle → sensor) needs --extrinsic-inverse
   thicket scene generate --project FILE [--kind offroad|hybrid-strip|cylinder-stand|rod-bench]
                          [--seed N] [--param key=value ...] [--name NAME] [--json]
   thicket scene list     --project FILE [--json]
@@ -40,12 +46,23 @@ Usage:
   thicket fit list       --project FILE [--json]
   thicket simulate       --project FILE (--scene S | --model M | --neighbour-log L) --profile ID [--mode hybrid|voxel|physics|mesh]
                          [--seed N] [--seconds T] [--trail [--speed V] | --speed V --start x,y,z --heading DEG | --poses-from LOG]
+                         [--mount x,y,z,roll,pitch,yaw | --extrinsic FILE [--extrinsic-inverse]]
                          [--batch-packets N] [--range-sampler along-ray|gaussian-point] [--range-noise SIGMA_M]
                          [--neighbour-radius M] [--neighbour-leave-out S] [--workers N] [--json]
                          --neighbour-log: the neighbour simulator (replays log L's hits; d⊥ < M, default 0.1;
                          --neighbour-leave-out S: not the hits logged within S s of the ray, to replay L
                          along its own poses held out);
-                         --range-noise: σ of mesh/physics range noise (the mesh baseline: 0.005)
+                         --range-noise: σ of mesh/physics range noise (the mesh baseline: 0.005);
+                         --mount / --extrinsic (as for import): the sensor at that pose on the vehicle instead of
+                         the profile's mount; with --poses-from LOG it follows LOG's vehicle (LOG's own import
+                         mount undone), so a second sensor can be simulated along the first one's drive
+  thicket simulate       --project FILE (--scene S | --model M | --neighbour-log L) --rays-from LOG [--profile ID]
+                         [--mode M] [--seed N] [--json]
+                         exactly LOG's rays, whatever its format and packets: every logged pulse (misses
+                         included) fired from its packet's pose in its direction, with its firing time and
+                         ring; the run keeps LOG's packets (evaluate then pairs it with LOG ray by ray);
+                         the profile defaults to LOG's; not with --mount, --extrinsic, --poses-from, --trail;
+                         prints {run, packets, rays, pulses, hits, misses, skippedNaN, durationS, raysFromLogId}
   thicket evaluate       --project FILE --real LOG --sim RUN [--param key=value ...] [--workers N] [--json]
                          a simulation run against a real drive log (packets paired by time, rays by
                          direction); prints {packets, packetError, precision, recall, f1, pointCloudError,
