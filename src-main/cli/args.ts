@@ -42,6 +42,7 @@ const OPTIONS = {
   real: { type: 'string' },
   // experiment: the training and the test log
   train: { type: 'string' },
+  'fit-param': { type: 'string', multiple: true },
   test: { type: 'string' },
   sim: { type: 'string' },
   // evaluation: what is scored and how rays pair
@@ -75,15 +76,15 @@ const OPTIONS = {
   calibration: { type: 'string' },
   poses: { type: 'string' },
   'no-misses': { type: 'boolean', default: false },
-  scans: { type: 'string' },
-  // log split: the first scan of the second log
-  at: { type: 'string' },
   // the sensor on the vehicle (import and simulate): vehicle ← sensor
   mount: { type: 'string' },
   extrinsic: { type: 'string' },
   'extrinsic-inverse': { type: 'boolean', default: false },
   // simulate a log's own rays
   'rays-from': { type: 'string' },
+  scans: { type: 'string' },
+  // log split: the first scan of the second log
+  at: { type: 'string' },
   run: { type: 'string' },
   log: { type: 'string' },
   out: { type: 'string' },
@@ -165,12 +166,12 @@ export function vec3Flag(v: Values, name: keyof Values): [number, number, number
 }
 
 /** Repeated --param key=value → {key: number}. */
-export function paramFlags(v: Values): Record<string, number> {
+export function paramFlags(v: Values, flag: 'param' | 'fit-param' = 'param'): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const p of v.param ?? []) {
+  for (const p of v[flag] ?? []) {
     const m = /^([A-Za-z][A-Za-z0-9]*)=(.+)$/.exec(p);
     const n = m ? Number(m[2]) : NaN;
-    if (!m || !Number.isFinite(n)) throw new CliError(`--param: expected key=number, got "${p}"`, 2);
+    if (!m || !Number.isFinite(n)) throw new CliError(`--${flag}: expected key=number, got "${p}"`, 2);
     out[m[1]!] = n;
   }
   return out;

@@ -22,6 +22,7 @@ import { studyCommand } from './commands/study';
 import { fitCommand } from './commands/fit';
 import { evaluateCommand } from './commands/evaluate';
 import { primitivesCommand } from './commands/primitives';
+import { experimentCommand } from './commands/experiment';
 import { logCommand } from './commands/log';
 
 type Command = (services: AppServices, args: CommonArgs, progress: ProgressReporter) => Promise<CommandOutput>;
@@ -41,6 +42,7 @@ const COMMANDS: Record<string, Command> = {
   evaluate: evaluateCommand,
   primitives: primitivesCommand,
   log: logCommand,
+  experiment: experimentCommand,
 };
 
 export async function runCli(argv: string[]): Promise<number> {

@@ -16,12 +16,19 @@ Usage:
                          F: ${LOG_FORMATS.join(' ')}; --model states the calibration's sensor model
                          (see profile import); an organised KITTI .bin (rows × columns of the
                          profile, e.g. 64 × 2048 with os1-64-2048) gives its empty cells as misses
+                         [--scans A:B] only scans A…B (numbered from 1, inclusive; A: to the last);
+                         --poses: KITTI rows one per packet or one per scan (placed at each scan's
+                         mid-time), TUM/CSV at their times; a file cut mid-record keeps its complete
+                         records and warns on stderr (JSON: warnings)
                          [--mount x,y,z,roll,pitch,yaw | --extrinsic FILE [--extrinsic-inverse]] the sensor's
                          pose on the vehicle (vehicle ← sensor; metres, degrees, R = Rz·Ry·Rx): packet poses =
                          vehicle pose (poses file, the format's own, or the origin) · mount. FILE maps points
                          from the sensor's frame into the vehicle's (or a reference sensor's): a 4×4 matrix,
                          a 3×4 [R | t] row of 12 (KITTI), or a YAML with q (x y z w) and t; a file written
                          the other way (vehicle → sensor) needs --extrinsic-inverse
+  thicket log split      --project FILE --log L --at K [--json]
+                         two new logs from L: scans 1…K−1 and K… (2 ≤ K ≤ scans); L stays;
+                         prints {logs: [{log, name, scans, packets}, {…}]}
   thicket scene generate --project FILE [--kind offroad|hybrid-strip|cylinder-stand|rod-bench]
                          [--seed N] [--param key=value ...] [--name NAME] [--json]
   thicket scene list     --project FILE [--json]
@@ -70,6 +77,14 @@ Usage:
                          {bhattacharyya, histogramMatch}; --param: directionToleranceDeg, timeToleranceS,
                          timeOffsetS, targetCap, queryCap, seed, rangeBinM, azimuthBinDeg, …
   thicket evaluate list  --project FILE [--json]
+  thicket experiment     --project FILE --train LOG --test LOG [--profile ID] [--seed N] [--fit-param key=value ...]
+                         [--param key=value ...] [--json]
+                         the real-data experiment: fit LOG --train, build every simulator from it (hybrid
+                         and voxel models, mesh primitives on its segments, neighbour replay of it),
+                         simulate the rays of LOG --test with each and evaluate them (--fit-param: θ of
+                         the fit, --param: evaluation parameters); prints {table: [{simulator, precision,
+                         recall, f1, pointCloudError, packetError, run, evaluation}], selfCheck: {…}}
+                         (selfCheck: the hybrid model re-simulating its own training log)
   thicket study          --project FILE --scene S --profiles lms291,vlp16,hdl32e,hdl64e [--mounts FILE]
                          [--seconds T] [--loop closed|open] [--mode physics|hybrid] [--seed N]
                          [--start x,y] [--goal x,y] [--report FILE.html] [--workers N] [--json]

@@ -68,14 +68,16 @@ export const LEARNED_CLASSES = [...SHRUB_CLASSES, ...TREE_CLASSES, ReferenceClas
 /** σ of the mesh baseline's range noise (000 §V-C: 5 mm on a planar target). */
 export const MESH_BASELINE_SIGMA = 0.005;
 
-async function settle(host: ExperimentHost, job: JobInfo): Promise<Record<string, unknown>> {
+/** Waits for a job and returns its result; a job that did not finish is an error naming it. */
+export async function settle(host: ExperimentHost, job: JobInfo): Promise<Record<string, unknown>> {
   const final = await host.whenJobSettled(job.id);
   if (final.state !== 'done') throw new ApiError('internal', `experiment: ${final.kind} job ${final.id} ${final.state}${final.error ? `: ${final.error}` : ''}`);
   return final.result ?? {};
 }
 
-async function fit(host: ExperimentHost, logId: number, seed: number, name: string): Promise<FitResultInfo> {
-  const { job } = await host.call('fit.start', { logId, seed, name });
+/** Fits a log (the fit job, then its replay job) and returns the stored model's summary. */
+export async function fitLog(host: ExperimentHost, logId: number, seed: number, name: string, params: Record<string, number> = {}): Promise<FitResultInfo> {
+  const { job } = await host.call('fit.start', { logId, seed, name, params });
   const first = await settle(host, job);
   const replay = await host.whenJobSettled(Number(first.replayJob));
   if (replay.state !== 'done') throw new ApiError('internal', `experiment: fitting log ${logId} ${replay.state}${replay.error ? `: ${replay.error}` : ''}`);
@@ -90,8 +92,8 @@ export async function runTable43(host: ExperimentHost, demo: DemoResult, opts: {
     throw new ApiError('bad_input', 'the experiment needs the demo\'s training and test drives with their annotations');
   }
   note('fitting the training and test drives…');
-  const trainModel = await fit(host, train.log, opts.seed, 'Training drive model');
-  const testModel = await fit(host, test.log, opts.seed, 'Test drive model (ground of the test scenes)');
+  const trainModel = await fitLog(host, train.log, opts.seed, 'Training drive model');
+  const testModel = await fitLog(host, test.log, opts.seed, 'Test drive model (ground of the test scenes)');
 
   note('extracting primitives from the training drive…');
   const extract = (await settle(host, (await host.call('primitives.extract', { modelId: trainModel.model, annotationId: train.annotation, classes: [...LEARNED_CLASSES] })).job)) as unknown as ExtractResult;
