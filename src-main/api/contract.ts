@@ -38,6 +38,9 @@ const importOptions = {
   rebuildMisses: z.boolean().optional(),
   /** The sensor model of the calibration, overriding detection ('vlp32c', 'os1-64-2048', …; docs/methods.md §5). */
   sensorModel: z.string().min(1).max(32).optional(),
+  /** Only scans from…to (numbered from 1 in capture order, inclusive; to null = the last). */
+  scans: z.object({ from: z.number().int().min(1), to: z.number().int().min(1).nullable() }).strict()
+    .refine((r) => r.to === null || r.to >= r.from, { message: 'scans: need from ≤ to' }).optional(),
 };
 const TextFile = z.object({ name: z.string().min(1).max(255), text: z.string().max(64 << 20) }).strict();
 
@@ -273,6 +276,8 @@ export const requestSchemas = {
   /** A decimated cloud for display: at most `budget` points, evenly strided over the log. */
   'logs.cloud': CloudRequest,
   'logs.timeline': TimelineRequest,
+  /** Two new logs from one (a job): scans 1…at−1 and at…, numbered from 1 in capture order; the log stays. */
+  'logs.split': z.object({ id: Id, at: z.number().int() }).strict(),
   /** Import a file the user chose on the host machine (Electron dialog or typed path). */
   'logs.importFile': z
     .object({
@@ -978,6 +983,7 @@ export interface Responses {
   'logs.delete': { deleted: boolean };
   'logs.cloud': CloudData;
   'logs.timeline': Timeline;
+  'logs.split': { job: JobInfo };
   'logs.importFile': ImportStarted;
   'logs.importBytes': ImportStarted;
   'formats.list': FormatCatalogue;

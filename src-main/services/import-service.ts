@@ -11,6 +11,7 @@ import type { ProjectSession } from './project-session';
 import type { EventBus } from './event-bus';
 import { resolveProfileForUse } from './profiles-service';
 import { resolveMount, type MountRequest } from './mount-request';
+import type { ScanRange } from '../../src-common/scan-range';
 
 export interface ImportRequest extends MountRequest {
   name?: string;
@@ -23,10 +24,13 @@ export interface ImportRequest extends MountRequest {
   /** A calibration file (Velodyne YAML or db.xml, Ouster metadata JSON): path or name + text. */
   calibrationPath?: string;
   calibration?: { name: string; text: string };
+  /** The calibration's sensor model, overriding detection (--model). */
   sensorModel?: string;
   /** A poses file (KITTI rows, CSV, TUM): path or name + text. */
   posesPath?: string;
   poses?: { name: string; text: string };
+  /** Only these scans (numbered from 1, inclusive; to null = the last). */
+  scans?: ScanRange;
 }
 
 /**
@@ -79,13 +83,14 @@ export async function startImport(session: ProjectSession, events: EventBus, req
     metadata: prepared.metadata,
     poses: parsedPoses,
     mount: mount ? [...mount.pose] : null,
+    scans: req.scans ?? null,
     stored,
   };
   let logId = 0;
   let seq = 0;
   const spec: JobSpec = {
     kind: 'import',
-    params: { name, path: req.path ?? null, format, bytes: bytes?.byteLength ?? null, profileId, calibration: calibration?.name ?? null, poses: poses?.name ?? null },
+    params: { name, path: req.path ?? null, format, bytes: bytes?.byteLength ?? null, profileId, calibration: calibration?.name ?? null, poses: poses?.name ?? null, scans: req.scans ?? null },
     task: 'import-log',
     input,
     transfer: bytes ? [bytes.buffer as ArrayBuffer] : [],
@@ -109,6 +114,8 @@ export async function startImport(session: ProjectSession, events: EventBus, req
         rebuiltMisses: s.rebuiltMisses,
         ...(s.dropped ? { dropped: s.dropped } : {}),
         ...(s.timeReversals ? { timeReversals: s.timeReversals } : {}),
+        ...(s.scans ? { scans: `${s.scans.first}:${s.scans.last} of ${s.scans.total}`, ...(s.scans.placement ? { posesPlacement: s.scans.placement } : {}) } : {}),
+        ...(s.warnings.length ? { warnings: s.warnings } : {}),
       };
       // A built-in that decoded the log becomes the log's profile (stored so the key holds).
       const logProfile = profileId ?? (!calibration && s.info.profileId ? resolveProfileForUse(session.store, s.info.profileId).id : null);
@@ -124,7 +131,8 @@ export async function startImport(session: ProjectSession, events: EventBus, req
         ...(s.info.decodeProfile ? { decodeProfile: s.info.decodeProfile } : {}),
       });
       events.emit({ type: 'project', entity: 'driveLogs', id: logId });
-      return { log: logId, format, packets: s.packets, points: s.hits, hits: s.hits, misses: s.misses, rebuiltMisses: s.rebuiltMisses, dropped: s.dropped, durationS: s.durationS };
+      return { log: logId, format, packets: s.packets, points: s.hits, hits: s.hits, misses: s.misses, rebuiltMisses: s.rebuiltMisses, dropped: s.dropped, durationS: s.durationS,
+        ...(s.scans ? { scans: s.scans.last - s.scans.first + 1, scansInCapture: s.scans.total } : {}), warnings: s.warnings };
     },
     onAbort: () => {
       if (logId) session.store.logs.discard(logId);

@@ -17,6 +17,8 @@ import { logFormat } from '../formats/registry';
 import type { LogFormatDescriptor } from '../formats/log-format';
 import { LogWriter, type LogWriteSummary } from '../formats/log-writer';
 import { poseLookupFromFile } from '../formats/pose-lookup';
+import { selectScans, type ScanSelection } from '../formats/scan-selection';
+import type { ScanRange } from '../../src-common/scan-range';
 import { chunkBuffers } from '../../src-common/packets';
 import { rebuildMisses, canRebuildMisses } from '../formats/rebuild-misses';
 import type { LogFormat } from '../../src-common/formats';
@@ -38,6 +40,8 @@ export interface ImportLogInput {
   metadata?: { name: string; text: string } | null;
   /** Sensor poses from a file (world ← sensor, 7 per pose); times null = one pose per packet. */
   poses?: { name: string; times: Float64Array | null; poses: Float64Array } | null;
+  /** Only these scans (numbered from 1, inclusive; docs/drive-logs.md "Scans"); null = all. */
+  scans?: ScanRange | null;
   /** The sensor on the vehicle (vehicle ← sensor, 7 numbers; --mount / --extrinsic): packet poses = vehicle pose · mount. */
   mount?: number[] | null;
   /** Host's count of stored chunks (Int32Array over a SharedArrayBuffer), for flow control. */
@@ -52,6 +56,10 @@ export interface ImportLogSummary extends LogWriteSummary {
   rebuiltMisses: number;
   /** Points a scan format dropped (non-finite or at the origin). */
   dropped: number;
+  /** The capture's scans, when they were counted (per-scan poses, a range of scans). */
+  scans: ScanSelection | null;
+  /** What the user should know but did not stop the import (a truncated file's dropped bytes). */
+  warnings: string[];
 }
 
 /** Chunks posted but not yet stored by the host before this task waits. */
@@ -94,32 +102,49 @@ function importFrom(format: LogFormatDescriptor, src: ByteSource, name: string, 
       Atomics.wait(stored, 0, Atomics.load(stored, 0), 100);
     }
   };
-  const writer = new LogWriter(sink, { poses: input.poses ? poseLookupFromFile(input.poses) : null, raysPerChunk: input.raysPerChunk, mount: input.mount ?? null });
-  const rebuild = input.profile && (input.rebuildMisses ?? true) && format.info.hitOnly && canRebuildMisses(input.profile)
-    ? input.profile
-    : null;
-  const decodeCtx = { checkCancelled: () => ctx.checkCancelled(), progress: (f: number, m: string) => ctx.progress(0.02 + 0.96 * f, m) };
-  const packets = format.open({
+  const open = (progress: (f: number, m: string) => void) => format.open({
     src,
     name,
     path: input.path ?? null,
     profile: input.profile,
     metadata: input.metadata ?? null,
-    ctx: decodeCtx,
+    ctx: { checkCancelled: () => ctx.checkCancelled(), progress },
     openBag: openDb3Bag,
   });
+  // Rows without times and a range of scans need the capture's scans: a first pass counts them.
+  const needScans = (input.poses && !input.poses.times) || input.scans;
+  const scans = needScans ? selectScans(open((f, m) => ctx.progress(0.02 + 0.3 * f, `counting scans: ${m}`)), name, input.scans ?? null) : null;
+  const lookup = input.poses ? poseLookupFromFile(input.poses, scans?.capture ?? null) : null;
+  // The file's rows are matched to the packet's place and time in the capture, whatever is kept.
+  let captureIndex = 0, captureT0 = NaN;
+  const writer = new LogWriter(sink, {
+    poses: lookup ? { poseFor: (_i, _t, abs, out) => lookup.poseFor(captureIndex, abs - captureT0, abs, out) } : null,
+    raysPerChunk: input.raysPerChunk,
+    mount: input.mount ?? null,
+  });
+  const rebuild = input.profile && (input.rebuildMisses ?? true) && format.info.hitOnly && canRebuildMisses(input.profile)
+    ? input.profile
+    : null;
+  const from = scans ? scans.fromPacket : 0, to = scans ? scans.toPacket : Infinity;
+  const packets = open(scans ? (f, m) => ctx.progress(0.32 + 0.66 * f, m) : (f, m) => ctx.progress(0.02 + 0.96 * f, m));
   // Rays rebuilt from the profile (an organised scan's own empty cells are not rebuilt: rebuild-misses.ts).
   let rebuilt = 0;
   let r: IteratorResult<DecodedPacket, LogSourceInfo & { dropped?: number }>;
   let n = 0;
   while (!(r = packets.next()).done) {
     let p = r.value;
+    if (Number.isNaN(captureT0)) captureT0 = Number.isFinite(p.time) ? p.time : 0;
+    if (captureIndex < from || captureIndex >= to) {
+      captureIndex++;
+      continue;
+    }
     if (rebuild) {
       const q = rebuildMisses(p, rebuild, name);
       rebuilt += q.count - p.count;
       p = q;
     }
     writer.add(p);
+    captureIndex++;
     if ((++n & 255) === 0) ctx.checkCancelled();
   }
   ctx.checkCancelled();
@@ -132,5 +157,7 @@ function importFrom(format: LogFormatDescriptor, src: ByteSource, name: string, 
     info,
     rebuiltMisses: rebuilt,
     dropped: info.dropped ?? 0,
+    scans: scans ? { ...scans, capture: null, placement: lookup?.placement ?? null } : null,
+    warnings: info.warnings ?? [],
   };
 }

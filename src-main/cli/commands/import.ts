@@ -7,6 +7,7 @@ import type { CommandOutput } from '../output';
 import type { ProgressReporter } from '../progress';
 import { waitForJob } from '../wait-job';
 import { mountFlags } from '../mount-flags';
+import { parseScanRange, type ScanRange } from '../../../src-common/scan-range';
 
 export async function importCommand(services: AppServices, args: CommonArgs, progress: ProgressReporter): Promise<CommandOutput> {
   const file = args.positionals[1];
@@ -14,8 +15,14 @@ export async function importCommand(services: AppServices, args: CommonArgs, pro
   if (args.format && !(LOG_FORMATS as readonly string[]).includes(args.format)) {
     throw new CliError(`--format: unknown format "${args.format}" (known: ${LOG_FORMATS.join(', ')})`, 2);
   }
-  await services.call('project.open', { path: requireProject(args) });
   const v = args.values;
+  let scans: ScanRange | undefined;
+  try {
+    if (v.scans !== undefined) scans = parseScanRange(v.scans);
+  } catch (e) {
+    throw new CliError(`--${(e as Error).message}`, 2);
+  }
+  await services.call('project.open', { path: requireProject(args) });
   const { job } = await services.call('logs.importFile', {
     path: resolve(file),
     ...(args.format ? { format: args.format as LogFormat } : {}),
@@ -26,12 +33,18 @@ export async function importCommand(services: AppServices, args: CommonArgs, pro
     ...(v.poses ? { posesPath: resolve(v.poses) } : {}),
     ...(v['no-misses'] ? { rebuildMisses: false } : {}),
     ...mountFlags(v),
+    ...(scans ? { scans } : {}),
   });
   progress.job(job);
-  const r = (await waitForJob(services, job.id, progress)) as Record<string, number | string>;
+  const r = (await waitForJob(services, job.id, progress)) as Record<string, number | string | string[]>;
+  // Warnings (a truncated file's dropped bytes) go to stderr even with --quiet: they change the data.
+  const warnings = Array.isArray(r.warnings) ? r.warnings : [];
+  for (const w of warnings) process.stderr.write(`thicket: warning: ${w}\n`);
   const json = {
     log: r.log, format: r.format, packets: r.packets, points: r.points, hits: r.hits, misses: r.misses,
     rebuiltMisses: r.rebuiltMisses, durationS: r.durationS,
+    ...(r.scans !== undefined ? { scans: r.scans, scansInCapture: r.scansInCapture } : {}),
+    warnings,
   };
   return { json, text: `imported ${file} as drive log ${r.log}: ${r.packets} packet(s), ${r.hits} hits, ${r.misses} misses${r.rebuiltMisses ? ` (${r.rebuiltMisses} rebuilt from the profile)` : ''}, ${Number(r.durationS).toFixed(2)} s (${r.format})` };
 }

@@ -1,10 +1,11 @@
 import { ApiError } from '../../api/contract';
 import type { Handlers, ServiceContext } from '../service-context';
 import { startImport } from '../import-service';
+import { startSplit } from '../split-service';
 import { loadCloud, loadTimeline, logSource } from '../cloud-views';
 import { formatCatalogue } from '../format-catalogue';
 
-type LogMethods = 'logs.list' | 'logs.get' | 'logs.delete' | 'logs.cloud' | 'logs.timeline' | 'logs.importFile' | 'logs.importBytes' | 'formats.list';
+type LogMethods = 'logs.list' | 'logs.get' | 'logs.delete' | 'logs.cloud' | 'logs.timeline' | 'logs.split' | 'logs.importFile' | 'logs.importBytes' | 'formats.list';
 
 export function logHandlers(ctx: ServiceContext): Pick<Handlers, LogMethods> {
   const get = (id: number) => {
@@ -23,6 +24,10 @@ export function logHandlers(ctx: ServiceContext): Pick<Handlers, LogMethods> {
     },
     'logs.cloud': (req) => loadCloud(ctx.requireSession(), logSource(ctx.requireSession(), req.id, get(req.id).createdAt), req),
     'logs.timeline': ({ id, maxPoses }) => loadTimeline(ctx.requireSession(), logSource(ctx.requireSession(), id, get(id).createdAt), maxPoses),
+    'logs.split': async ({ id, at }) => {
+      const { job } = await startSplit(ctx.requireSession(), ctx.events, { logId: id, at });
+      return { job };
+    },
     'logs.importFile': async (req) => {
       const { job } = await startImport(ctx.requireSession(), ctx.events, req);
       return { job };
