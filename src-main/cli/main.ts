@@ -22,7 +22,6 @@ import { studyCommand } from './commands/study';
 import { fitCommand } from './commands/fit';
 import { evaluateCommand } from './commands/evaluate';
 import { primitivesCommand } from './commands/primitives';
-import { logCommand } from './commands/log';
 import { experimentCommand } from './commands/experiment';
 import { logCommand } from './commands/log';
 
