@@ -76,9 +76,6 @@ const OPTIONS = {
   calibration: { type: 'string' },
   poses: { type: 'string' },
   'no-misses': { type: 'boolean', default: false },
-  scans: { type: 'string' },
-  // log split: the first scan of the second log
-  at: { type: 'string' },
   // the sensor on the vehicle (import and simulate): vehicle ← sensor
   mount: { type: 'string' },
   extrinsic: { type: 'string' },
