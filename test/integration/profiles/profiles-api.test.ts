@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProfileFile } from '../../../src-common/sensor-profile';
 import { resolveProfileForUse } from '../../../src-main/services/profiles-service';
+import { BUILTIN_IDS } from '../../../src-common/builtin-profiles';
 import { HAS_SHARED_DATA, dataFile } from '../../helpers/shared-data';
 import { useAppServices, expectApiError } from '../../helpers/app-services';
 
@@ -38,7 +39,8 @@ const custom = (): ProfileFile => ({
 describe('sensor profiles without a project', () => {
   it('lists and serves the built-ins', async () => {
     const list = await app.services.call('profiles.list', {});
-    expect(list.map((p) => p.id)).toEqual(['vlp16', 'hdl32e', 'hdl64e', 'lms291-180-1', 'lms291-180-05', 'lms291-100-1', 'lms291-100-05', 'lms291-100-025']);
+    expect(list.map((p) => p.id)).toEqual([...BUILTIN_IDS]);
+    expect(list.map((p) => p.id).slice(0, 6)).toEqual(['vlp16', 'vlp32c', 'hdl32e', 'hdl64e', 'vls128', 'os0-32-512']);
     const vlp = list[0]!;
     expect(vlp).toMatchObject({ builtin: true, kind: 'spinning', lasers: 16, rotationHz: 10, rangeMax: 100, raysPerRevolution: 28944 });
     expect(vlp.source).toContain('VLP16db.yaml');
@@ -81,8 +83,8 @@ describe('custom profiles in a project', () => {
     expect(saved.mount[4]).toBeCloseTo(Math.sin((5 * Math.PI) / 180 / 2), 12); // pitch 5°
     expect(app.events).toContainEqual({ type: 'project', entity: 'sensorProfiles' });
     const list = await app.services.call('profiles.list', {});
-    expect(list).toHaveLength(9);
-    expect(list[8]).toMatchObject({ id: 'bench-4', builtin: false, lasers: 4, raysPerRevolution: 4 * 500 });
+    expect(list).toHaveLength(BUILTIN_IDS.length + 1);
+    expect(list[BUILTIN_IDS.length]).toMatchObject({ id: 'bench-4', builtin: false, lasers: 4, raysPerRevolution: 4 * 500 });
     const si = await app.services.call('profiles.get', { id: 'bench-4' });
     expect(si.groups[0]!.lasers[3]!.elevation).toBeCloseTo((6 * Math.PI) / 180, 15);
     expect(await app.services.call('profiles.getFile', { id: 'bench-4' })).toEqual(custom());
@@ -131,10 +133,10 @@ describe('custom profiles in a project', () => {
     expect(p.groups.map((g) => g.lasers.length)).toEqual([32, 32]);
     expect((p.groups[0]!.lasers[0]!.elevation * 180) / Math.PI).toBeCloseTo(-8.7686234, 9);
     expect(p.groups[0]!.lasers[0]!.rangeOffset).toBeCloseTo(1.5195264, 9);
-    expect(p.description).toContain('Velodyne HDL-64E, guessed from the laser count (64)');
+    expect(p.description).toContain('Velodyne HDL-64E (detected from 64 lasers)');
     expect((await app.services.call('profiles.list', {})).some((s) => s.id === '64e-s2-1-sztaki')).toBe(true);
-    const o = await app.services.call('profiles.import', { path: dataFile('ouster_sdk/2_1_2_os1-991913000010-64.json'), id: 'os1-64', name: 'Ouster OS1-64' });
-    expect(o).toMatchObject({ id: 'os1-64', name: 'Ouster OS1-64', rotationHz: 10, sequencesPerPacket: 16 });
+    const o = await app.services.call('profiles.import', { path: dataFile('ouster_sdk/2_1_2_os1-991913000010-64.json'), id: 'my-os1-64', name: 'Ouster OS1-64' });
+    expect(o).toMatchObject({ id: 'my-os1-64', name: 'Ouster OS1-64', rotationHz: 10, sequencesPerPacket: 16 });
     // A Thicket profile file imports as it is.
     const own = join(app.dir, 'bench-5.json');
     writeFileSync(own, JSON.stringify({ ...custom(), id: 'bench-5' }, null, 2));
@@ -171,7 +173,7 @@ describe('custom profiles in a project', () => {
     expect((await app.services.call('profiles.list', {})).every((p) => p.builtin)).toBe(true);
     await app.services.call('project.open', { path: project });
     const ids = (await app.services.call('profiles.list', {})).filter((p) => !p.builtin).map((p) => p.id);
-    if (HAS_SHARED_DATA) expect(ids).toEqual(expect.arrayContaining(['64e-s2-1-sztaki', 'os1-64', 'bench-5']));
+    if (HAS_SHARED_DATA) expect(ids).toEqual(expect.arrayContaining(['64e-s2-1-sztaki', 'my-os1-64', 'bench-5']));
     expect(ids).not.toContain('bench-4');
   });
 });
