@@ -158,6 +158,8 @@ export class ObservationEvaluator {
   private travelled = 0;
   private lastPos: [number, number, number] | null = null;
   private worldScratch = new Float64Array(3 * 1024);
+  private realWorld: Float64Array = new Float64Array(3 * 1024);
+  private realTaken = new Uint8Array(1024);
   // Phases: pairing (the first pass), then the point-cloud error's second pass where needed.
   private phase: 'pairing' | 'refine' | 'done' = 'pairing';
   private readonly pairedRealBits = new PacketBits();
@@ -415,7 +417,10 @@ export class ObservationEvaluator {
     const c = this.real.chunkAt(0), p = this.real.packetAt(0);
     const r0 = c.rayStart[p]!, r1 = c.rayStart[p + 1]!, t = c.packetTime[p]!;
     this.observe('real', c, p);
-    const world = packetWorld(c, p, new Float64Array(3 * (r1 - r0)));
+    // One real packet is paired at a time: its buffers are reused from packet to packet.
+    const world = (this.realWorld = packetWorld(c, p, this.realWorld));
+    if (this.realTaken.length < r1 - r0) this.realTaken = new Uint8Array(Math.max(r1 - r0, 2 * this.realTaken.length));
+    else this.realTaken.fill(0, 0, r1 - r0);
     this.realRays += r1 - r0;
     const [lo, hi] = rayTimeSpan(c, p);
     if (Number.isFinite(t)) this.realSpan.add(t + lo, t + hi);
@@ -424,7 +429,7 @@ export class ObservationEvaluator {
     } else this.regionRealRays += r1 - r0;
     return (this.cur = {
       chunk: c, p, index: this.real.consumed, time: t, r0, r1, timed,
-      taken: new Uint8Array(r1 - r0), world, pairs: 0, rounds: 0,
+      taken: this.realTaken, world, pairs: 0, rounds: 0,
       th: 0, fh: 0, fm: 0, tm: 0, sum: 0, firstSim: -1,
     });
   }
@@ -447,7 +452,8 @@ export class ObservationEvaluator {
     }
     this.scoredPairs++;
     if (hitR && hitS) {
-      const d = Math.hypot(rw[a]! - sw[b]!, rw[a + 1]! - sw[b + 1]!, rw[a + 2]! - sw[b + 2]!);
+      const dx = rw[a]! - sw[b]!, dy = rw[a + 1]! - sw[b + 1]!, dz = rw[a + 2]! - sw[b + 2]!;
+      const d = Math.sqrt(dx * dx + dy * dy + dz * dz); // Math.hypot is several times slower in V8
       // A non-finite pose makes a NaN distance: leave the pair out of the error.
       if (!Number.isFinite(d)) return;
       cur.th++;

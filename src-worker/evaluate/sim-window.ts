@@ -71,18 +71,28 @@ export class SimWindow {
   readonly packets: WindowPacket[] = [];
   /** Rays held. */
   rays = 0;
+  /** Packets that left, their arrays reused by the next ones (no allocation per packet on the hot path). */
+  private readonly spare: WindowPacket[] = [];
 
   push(chunk: EvalChunk, p: number, index: number, offset: number): WindowPacket {
     const time = chunk.packetTime[p]! + offset;
     const [lo, hi] = rayTimeSpan(chunk, p);
-    const r0 = chunk.rayStart[p]!, r1 = chunk.rayStart[p + 1]!;
-    const w: WindowPacket = {
-      chunk, p, index, time, t0: time + lo, t1: time + hi, r0, r1,
-      used: new Uint8Array(r1 - r0), pairs: 0,
-      world: packetWorld(chunk, p, new Float64Array(3 * (r1 - r0))),
-    };
+    const r0 = chunk.rayStart[p]!, r1 = chunk.rayStart[p + 1]!, n = r1 - r0;
+    const w = this.spare.pop() ?? { chunk, p, index, time, t0: 0, t1: 0, r0, r1, used: new Uint8Array(n), pairs: 0, world: new Float64Array(3 * n) };
+    w.chunk = chunk;
+    w.p = p;
+    w.index = index;
+    w.time = time;
+    w.t0 = time + lo;
+    w.t1 = time + hi;
+    w.r0 = r0;
+    w.r1 = r1;
+    w.pairs = 0;
+    if (w.used.length < n) w.used = new Uint8Array(Math.max(n, 2 * w.used.length));
+    else w.used.fill(0, 0, n);
+    w.world = packetWorld(chunk, p, w.world);
     this.packets.push(w);
-    this.rays += r1 - r0;
+    this.rays += n;
     return w;
   }
 
@@ -92,6 +102,7 @@ export class SimWindow {
       const w = this.packets.shift()!;
       this.rays -= w.r1 - w.r0;
       leave(w);
+      if (this.spare.length < 64) this.spare.push(w);
     }
   }
 }
