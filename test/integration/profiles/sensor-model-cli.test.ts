@@ -63,6 +63,14 @@ describe.skipIf(!HAS_SHARED_DATA)('thicket --model and detected sensor models', 
     expect(r.hits + r.misses).toBeLessThan(1.05 * 32 * 1809);
   });
 
+  it('the built-in vlp32c decodes nebula’s VLP-32C bag as its own calibration does', () => {
+    const bag = dataFile('nebula_velodyne/vlp32/1713492677464078412_0.db3');
+    const builtin = runCliOk(['import', bag, '--project', project, '--profile', 'vlp32c', '--json'], env).json as Record<string, number>;
+    const calibrated = runCliOk(['import', bag, '--project', project, '--calibration', dataFile('nebula_velodyne/VLP32.yaml'), '--json'], env).json as Record<string, number>;
+    expect(builtin.hits).toBeGreaterThan(26_216); // nebula's PCD keeps 26,216 after its range filters
+    expect({ hits: builtin.hits, misses: builtin.misses, packets: builtin.packets }).toEqual({ hits: calibrated.hits, misses: calibrated.misses, packets: calibrated.packets });
+  });
+
   it('import of the organised RELLIS-3D OS1-64 scan with os1-64-2048: 131,072 rays, its zero cells as misses, none rebuilt', () => {
     const ok = runCliOk(['import', dataFile('rellis3d/000104.bin'), '--project', project, '--profile', 'os1-64-2048', '--json'], env);
     expect(ok.json).toMatchObject({ packets: 1, hits: 77_708, misses: 53_364, rebuiltMisses: 0 });
