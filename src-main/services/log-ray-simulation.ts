@@ -16,6 +16,7 @@ import type { ProjectSession } from './project-session';
 import { serveChunks } from './chunk-server';
 import { resolveProfileForUse } from './profiles-service';
 import type { NeighbourSource, SimulationScene } from './simulation';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 
 /** The log whose rays are fired: it must exist, be imported and have packets. */
 export function raysFromLog(session: ProjectSession, id: number): DriveLogInfo {
@@ -25,19 +26,23 @@ export function raysFromLog(session: ProjectSession, id: number): DriveLogInfo {
   return log;
 }
 
+/** The simulated sensor: the log's own profile unless another is named (its range limits, noise and beam decide the returns). */
+export function raysProfile(session: ProjectSession, req: ParsedRequest<'simulate.start'>, log: DriveLogInfo): SensorProfile {
+  const profileId = req.profileId ?? log.profileId;
+  if (!profileId) throw new ApiError('bad_input', `drive log ${log.id} (${log.name}) was imported without a sensor profile: give profileId (--profile) for the simulated sensor's range, noise and beam`);
+  return resolveProfileForUse(session.store, profileId);
+}
+
 export function startLogRaySimulation(
   ctx: ServiceContext,
   session: ProjectSession,
   req: ParsedRequest<'simulate.start'>,
   mode: SimulationMode,
-  log: DriveLogInfo,
+  fired: { info: DriveLogInfo; profile: SensorProfile },
   source: { scene: SimulationScene; neighbour: NeighbourSource | null; extra: Record<string, unknown> },
 ): RunningJob {
   const { store } = session;
-  // The log's own profile unless another is named: its range limits, noise and beam decide the returns.
-  const profileId = req.profileId ?? log.profileId;
-  if (!profileId) throw new ApiError('bad_input', `drive log ${log.id} (${log.name}) was imported without a sensor profile: give profileId (--profile) for the simulated sensor's range, noise and beam`);
-  const profile = resolveProfileForUse(store, profileId);
+  const { info: log, profile } = fired;
   const chunks = store.logs.chunkCount(log.id);
   const where = `drive log ${log.id}`;
   // One feed per task, answered only when its task starts and asks: chunk k of the log.

@@ -20,7 +20,7 @@ import { resolveProfileForUse } from './profiles-service';
 import { neighbourSource } from './neighbour-source';
 import type { SceneData } from '../../src-common/scene-data';
 import { resolveMount } from './mount-request';
-import { raysFromLog, startLogRaySimulation } from './log-ray-simulation';
+import { raysFromLog, raysProfile, startLogRaySimulation } from './log-ray-simulation';
 
 export type NeighbourSource = NonNullable<SimulateBatchInput['neighbour']>;
 export type SimulationScene = { data: SceneData | null; meta: Record<string, unknown>; name: string };
@@ -34,7 +34,8 @@ export async function startSimulation(ctx: ServiceContext, req: ParsedRequest<'s
   const session = ctx.requireSession();
   const mode: SimulationMode = req.mode ?? (req.neighbourLogId !== undefined ? 'neighbour' : 'hybrid');
   // A log's own rays: the log is checked before a scene or an index is built for it.
-  const raysLog = req.raysFromLogId !== undefined ? raysFromLog(session, req.raysFromLogId) : null;
+  const raysInfo = req.raysFromLogId !== undefined ? raysFromLog(session, req.raysFromLogId) : null;
+  const raysLog = raysInfo ? { info: raysInfo, profile: raysProfile(session, req, raysInfo) } : null;
   // The sensor on the vehicle, checked before anything is built (a bad file changes nothing).
   const mount = resolveMount(req);
   const { scene, neighbour } = await simulationSource(ctx, session, req, mode);

@@ -12,6 +12,7 @@ import { dataFile, HAS_SHARED_DATA } from '../../helpers/shared-data';
 import { KdTree } from '../../../src-worker/fit/kd-tree';
 import { symmetricEigenvalues3, symmetricEigenvector3 } from '../../../src-worker/fit/eigen3';
 import type { AppServices } from '../../../src-main/services/app-services';
+import { cliTempHome, runCli, runCliOk } from '../../helpers/cli';
 
 async function importLog(services: AppServices, req: Record<string, unknown>): Promise<number> {
   const { job } = await services.call('logs.importFile', req as never);
@@ -108,5 +109,25 @@ describe.skipIf(!HAS_SHARED_DATA)('mounts on import (RELLIS-3D OS1-64 + VLP-32C,
     await expectApiError(services.call('logs.importFile', { path: dataFile('rellis3d/vel000104.bin'), extrinsicPath: join(fx.dir, 'missing.yaml') }), 'not_found', /missing\.yaml: no such file/);
     await expectApiError(services.call('logs.importFile', { path: dataFile('rellis3d/vel000104.bin'), mount: [0, 0, 0, 0, 0, 0], extrinsicPath: extrinsic }), 'bad_input', /either mount .* or an extrinsic file/);
     expect((await services.call('project.current', {}))!.counts).toEqual(before);
+  });
+});
+
+describe.skipIf(!HAS_SHARED_DATA)('thicket import --mount / --extrinsic (CLI)', () => {
+  const { dir, env } = cliTempHome('thicket-mount-cli-');
+  it('imports with --extrinsic and refuses a bad --mount (usage, 2) or a mirror (the file and line, 1), storing nothing', () => {
+    const project = join(dir, 'cli.thicket');
+    runCliOk(['project', 'create', '--project', project, '--json'], env);
+    const ok = runCliOk(['import', dataFile('rellis3d/vel000104.bin'), '--project', project, '--extrinsic', dataFile('rellis3d/vel2os1.yaml'), '--extrinsic-inverse', '--json'], env);
+    expect(ok.json).toMatchObject({ log: 1, packets: 1, hits: 37_334 });
+    const short = runCli(['import', dataFile('rellis3d/vel000104.bin'), '--project', project, '--mount', '1,2', '--json'], env);
+    expect(short.status).toBe(2);
+    expect(short.stderr).toContain('--mount: expected 6 numbers x,y,z,roll,pitch,yaw (metres, degrees), got 2');
+    const mirror = join(dir, 'mirror.txt');
+    writeFileSync(mirror, '1 0 0 0\n0 1 0 0\n0 0 -1 0\n0 0 0 1\n');
+    const bad = runCli(['import', dataFile('rellis3d/vel000104.bin'), '--project', project, '--extrinsic', mirror, '--json'], env);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('mirror.txt, line 1: not a rotation: det R = -1.00000');
+    const info = runCliOk(['project', 'info', '--project', project, '--json'], env);
+    expect((info.json as { counts: { driveLogs: number } }).counts.driveLogs).toBe(1);
   });
 });

@@ -98,7 +98,7 @@ describe.skipIf(!HAS_SHARED_DATA)('simulating a log\'s own rays', () => {
     }
   });
 
-  it('is bit-identical whatever the number of workers, and refuses what does not apply', async () => {
+  it('gives the same run with or without the log trajectory spelled out, and refuses what does not apply', async () => {
     const { services } = fx;
     const log = await importLog(services, { path: dataFile('rust_lidar_utils/velodyne_vlp16.pcap') });
     const a = await settle(services, (await services.call('simulate.start', { neighbourLogId: log, raysFromLogId: log, seed: 3 })).job.id);
@@ -106,10 +106,14 @@ describe.skipIf(!HAS_SHARED_DATA)('simulating a log\'s own rays', () => {
     const store = services.requireSession().store;
     const bytes = (run: number) => [...store.runs.chunks(run)].map((c) => Buffer.from(c.rayRange.buffer).toString('base64')).join();
     expect(bytes(Number(a.run))).toBe(bytes(Number(b.run)));
-    const before = (await services.call('project.current', {}))!.counts;
+    let before = (await services.call('project.current', {}))!.counts;
     await expectApiError(services.call('simulate.start', { neighbourLogId: log, raysFromLogId: log, mount: [0, 0, 1, 0, 0, 0] }), 'invalid_request', /a mount or an extrinsic does not apply/);
     await expectApiError(services.call('simulate.start', { neighbourLogId: log, raysFromLogId: log, trajectory: { kind: 'trail', speed: 2 } }), 'invalid_request', /give no other trajectory/);
     await expectApiError(services.call('simulate.start', { neighbourLogId: log, raysFromLogId: 999 }), 'not_found', /no drive log 999/);
+    const bare = await importLog(services, { path: dataFile('rellis3d/vel000104.bin'), rebuildMisses: false });
+    before = (await services.call('project.current', {}))!.counts;
+    await expectApiError(services.call('simulate.start', { neighbourLogId: log, raysFromLogId: bare }), 'bad_input', /drive log \d+ \(vel000104\.bin\) was imported without a sensor profile: give profileId/);
+    expect((await services.call('project.current', {}))!.counts).toEqual(before);
     expect((await services.call('project.current', {}))!.counts).toEqual(before);
   });
 });
