@@ -110,10 +110,10 @@ describe.skipIf(!HAS_SHARED_DATA)('simulating a log\'s own rays', () => {
     await expectApiError(services.call('simulate.start', { neighbourLogId: log, raysFromLogId: log, mount: [0, 0, 1, 0, 0, 0] }), 'invalid_request', /a mount or an extrinsic does not apply/);
     await expectApiError(services.call('simulate.start', { neighbourLogId: log, raysFromLogId: log, trajectory: { kind: 'trail', speed: 2 } }), 'invalid_request', /give no other trajectory/);
     await expectApiError(services.call('simulate.start', { neighbourLogId: log, raysFromLogId: 999 }), 'not_found', /no drive log 999/);
+    expect((await services.call('project.current', {}))!.counts).toEqual(before);
     const bare = await importLog(services, { path: dataFile('rellis3d/vel000104.bin'), rebuildMisses: false });
     before = (await services.call('project.current', {}))!.counts;
     await expectApiError(services.call('simulate.start', { neighbourLogId: log, raysFromLogId: bare }), 'bad_input', /drive log \d+ \(vel000104\.bin\) was imported without a sensor profile: give profileId/);
-    expect((await services.call('project.current', {}))!.counts).toEqual(before);
     expect((await services.call('project.current', {}))!.counts).toEqual(before);
   });
 });
