@@ -70,12 +70,24 @@ Usage:
                          ring; the run keeps LOG's packets (evaluate then pairs it with LOG ray by ray);
                          the profile defaults to LOG's; not with --mount, --extrinsic, --poses-from, --trail;
                          prints {run, packets, rays, pulses, hits, misses, skippedNaN, durationS, raysFromLogId}
-  thicket evaluate       --project FILE --real LOG --sim RUN [--param key=value ...] [--workers N] [--json]
-                         a simulation run against a real drive log (packets paired by time, rays by
-                         direction); prints {packets, packetError, precision, recall, f1, pointCloudError,
-                         evaluation, unpairedRays, unpairedPackets, seconds}, and for static scans
-                         {bhattacharyya, histogramMatch}; --param: directionToleranceDeg, timeToleranceS,
-                         timeOffsetS, targetCap, queryCap, seed, rangeBinM, azimuthBinDeg, …
+  thicket evaluate       --project FILE --real LOG --sim RUN [--region SPEC ...] [--exclude-body [--body L,W,H[,cx,cy,cz]]]
+                         [--range-bin M] [--pairing time|index|rays] [--param key=value ...] [--workers N] [--json]
+                         a simulation run against a real drive log: each real ray with the simulated ray of
+                         its direction fired nearest in time, across packet boundaries (a scan pairs with a
+                         revolution in any packets); ray for ray, checked, for a run made with --rays-from
+                         LOG; prints {packets, packetError, precision, recall, f1, pointCloudError,
+                         evaluation, unpairedRays, unpairedPackets, pairedRays, pairedFraction, pairing,
+                         warnings, region, perClass, byRange, seconds}, and for static scans
+                         {bhattacharyya, histogramMatch}; warnings (under half of a side's rays paired, or
+                         the times barely overlap) also go to stderr
+                         --region: comma-separated terms, all must hold: azimuth=FROM:TO (deg, sensor frame,
+                         FROM > TO wraps), range=MIN:MAX (m), box=cx,cy,cz,l,w,h,yawDeg (world frame; repeat
+                         for a union); a region that leaves nothing is an error
+                         --exclude-body: leave out returns inside the vehicle, --body L,W,H[,cx,cy,cz] (m,
+                         sensor frame; default 4.5,2,2 centred under the sensor, top 0.1 m above it)
+                         --range-bin: width of byRange's bins (m, default 10); perClass where LOG has labels
+                         --param: directionToleranceDeg, timeToleranceS, timeOffsetS, targetCap, queryCap,
+                         seed, minOverlap, rangeBinM, azimuthBinDeg, …
   thicket evaluate list  --project FILE [--json]
   thicket experiment     --project FILE --train LOG --test LOG [--profile ID] [--seed N] [--fit-param key=value ...]
                          [--param key=value ...] [--json]
