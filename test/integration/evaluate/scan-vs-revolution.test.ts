@@ -178,6 +178,24 @@ describe.skipIf(!HAS_SHARED_DATA)('a one-packet scan against a simulated revolut
     expect(m.warnings!.length).toBe(expected);
   });
 
+  it('a run simulated from the scan\'s own rays pairs ray for ray by default, every ray', async () => {
+    const sceneId = services.requireSession().store.runs.get(runId)!.sceneId!;
+    const sim = await settled((await services.call('simulate.start', { sceneId, raysFromLogId: logId, profileId: 'hdl64e', mode: 'physics', seed: 1 })).job);
+    expect(sim.state, sim.error ?? '').toBe('done');
+    const ev = await settled((await services.call('evaluate.start', { realLogId: logId, runId: Number(sim.result!.run) })).job);
+    expect(ev.state, ev.error ?? '').toBe('done');
+    const r = ev.result as unknown as EvaluationMetrics;
+    expect(r.pairing).toBe('rays');
+    expect(r.packetsPairedByIndex).toBe(1);
+    expect(r.pairedRays).toBe(124_668);
+    expect(r.unpairedRays).toEqual({ real: 0, sim: 0 });
+    expect(r.pairedFraction).toEqual({ real: 1, sim: 1 });
+    expect(r.warnings).toEqual([]);
+    // Forced to pair by time instead, the same run pairs no worse: one scan, one packet of the same rays.
+    const t = await settled((await services.call('evaluate.start', { realLogId: logId, runId: Number(sim.result!.run), params: { packetPairing: 'time' } })).job);
+    expect((t.result as unknown as EvaluationMetrics).pairedRays).toBe(124_668);
+  }, 120_000);
+
   it('warns, with the figures, when the run barely overlaps the log (a VLP-16 run against the HDL-64E scan)', async () => {
     const sceneId = services.requireSession().store.runs.get(runId)!.sceneId!;
     const sim = await settled((await services.call('simulate.start', { sceneId, profileId: 'vlp16', mode: 'physics', seed: 1, trajectory: { kind: 'log', logId } })).job);
