@@ -10,9 +10,13 @@ export interface ImportOptionsValue {
   calibration: SideFile | null;
   poses: SideFile | null;
   rebuildMisses: boolean;
+  /** The sensor's extrinsic on the vehicle (vehicle ← sensor; docs/drive-logs.md, *Mounts and extrinsics*), */
+  extrinsic: SideFile | null;
+  /** written the other way (vehicle → sensor): inverted. */
+  extrinsicInverse: boolean;
 }
 
-export const defaultImportOptions = (): ImportOptionsValue => ({ format: '', profileId: '', calibration: null, poses: null, rebuildMisses: true });
+export const defaultImportOptions = (): ImportOptionsValue => ({ format: '', profileId: '', calibration: null, poses: null, rebuildMisses: true, extrinsic: null, extrinsicInverse: false });
 
 /** Request fields for logs.importFile (side files as host paths or as text). */
 export function importFileFields(o: ImportOptionsValue) {
@@ -20,6 +24,7 @@ export function importFileFields(o: ImportOptionsValue) {
     ...common(o),
     ...(o.calibration ? ('path' in o.calibration ? { calibrationPath: o.calibration.path } : { calibration: o.calibration }) : {}),
     ...(o.poses ? ('path' in o.poses ? { posesPath: o.poses.path } : { poses: o.poses }) : {}),
+    ...(o.extrinsic ? ('path' in o.extrinsic ? { extrinsicPath: o.extrinsic.path } : { extrinsic: o.extrinsic }) : {}),
   };
 }
 
@@ -29,6 +34,7 @@ export function importBytesFields(o: ImportOptionsValue) {
     ...common(o),
     ...(o.calibration && 'text' in o.calibration ? { calibration: o.calibration } : {}),
     ...(o.poses && 'text' in o.poses ? { poses: o.poses } : {}),
+    ...(o.extrinsic && 'text' in o.extrinsic ? { extrinsic: o.extrinsic } : {}),
   };
 }
 
@@ -37,5 +43,6 @@ function common(o: ImportOptionsValue) {
     ...(o.format ? { format: o.format } : {}),
     ...(o.profileId ? { profileId: o.profileId } : {}),
     ...(o.profileId || o.calibration ? { rebuildMisses: o.rebuildMisses } : {}),
+    ...(o.extrinsic && o.extrinsicInverse ? { extrinsicInverse: true } : {}),
   };
 }
