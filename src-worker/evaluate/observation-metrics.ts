@@ -62,8 +62,9 @@ export { EvaluationError } from './packet-cursor';
  * Simulated rays held for a scan with no next scan (the log's only packet): past this, the
  * window is paired and emptied before more is read, so a short scan against a long run stays
  * bounded (its rays pair with the earliest simulated rays of their direction either way).
+ * An object so a test can lower it.
  */
-const OPEN_WINDOW_RAY_CAP = 4_000_000;
+export const OPEN_WINDOW = { rayCap: 1_000_000 };
 
 export interface EvaluationResult extends ObservationMetrics {
   perPacket: PerPacketSeries;
@@ -294,7 +295,7 @@ export class ObservationEvaluator {
           continue;
         }
         if (ts > b) break;
-        if (b === Infinity && window.rays >= OPEN_WINDOW_RAY_CAP) {
+        if (b === Infinity && window.rays >= OPEN_WINDOW.rayCap) {
           more = true;
           break;
         }

@@ -196,6 +196,26 @@ describe.skipIf(!HAS_SHARED_DATA)('a one-packet scan against a simulated revolut
     expect((t.result as unknown as EvaluationMetrics).pairedRays).toBe(124_668);
   }, 120_000);
 
+  it('a region through the API: checked by field before anything runs; one that leaves nothing fails the job and stores nothing', async () => {
+    const before = services.requireSession().store.evaluations.list().length;
+    const bad = await services.call('evaluate.start', { realLogId: logId, runId, params: { region: { rangeM: [40, 1] } } }).then(
+      () => null,
+      (e: unknown) => e as { code: string; message: string },
+    );
+    expect(bad?.code).toBe('invalid_request');
+    expect(bad?.message).toMatch(/region.*range: 40:1 must be 0 ≤ MIN < MAX metres/);
+    const empty = await settled((await services.call('evaluate.start', { realLogId: logId, runId, params: { region: { boxes: [{ center: [500, 500, 0], size: [1, 1, 1], yawDeg: 0 }] } } })).job);
+    expect(empty.state).toBe('failed');
+    expect(empty.error).toMatch(/^the region box=500,500,0,1,1,1,0 leaves nothing to score: 0 of the real log's 124668 rays are inside it/);
+    const ok = await settled((await services.call('evaluate.start', { realLogId: logId, runId, params: { region: { azimuthDeg: [-45, 45] }, rangeBreakdownBinM: 25 } })).job);
+    expect(ok.state, ok.error ?? '').toBe('done');
+    const stored = services.requireSession().store.evaluations.get(Number(ok.result!.evaluation))!;
+    expect(stored.params).toMatchObject({ region: { azimuthDeg: [-45, 45] }, rangeBreakdownBinM: 25 });
+    expect(stored.metrics.region!.spec).toBe('azimuth=-45:45');
+    expect(stored.metrics.byRange!.every((b) => b.fromM % 25 === 0 && b.toM - b.fromM === 25)).toBe(true);
+    expect(services.requireSession().store.evaluations.list().length).toBe(before + 1);
+  }, 120_000);
+
   it('warns, with the figures, when the run barely overlaps the log (a VLP-16 run against the HDL-64E scan)', async () => {
     const sceneId = services.requireSession().store.runs.get(runId)!.sceneId!;
     const sim = await settled((await services.call('simulate.start', { sceneId, profileId: 'vlp16', mode: 'physics', seed: 1, trajectory: { kind: 'log', logId } })).job);

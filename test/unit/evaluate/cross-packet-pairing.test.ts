@@ -8,7 +8,7 @@ import { ChunkBuilder } from '../../../src-worker/formats/chunk-builder';
 import type { PacketChunk } from '../../../src-common/packets';
 import { SimWindow } from '../../../src-worker/evaluate/sim-window';
 import { WindowPairer } from '../../../src-worker/evaluate/window-pairing';
-import { evaluatePacketChunks } from '../../../src-worker/evaluate/observation-metrics';
+import { OPEN_WINDOW, evaluatePacketChunks } from '../../../src-worker/evaluate/observation-metrics';
 import { rayDirection } from './synthetic-packets';
 
 const POSE = [0, 0, 0, 0, 0, 0, 1];
@@ -116,6 +116,26 @@ describe('pairing across packet boundaries', () => {
     const byIndex = evaluatePacketChunks([scan], [rev], { packetPairing: 'index' });
     expect(byIndex.pairedRays).toBe(1);
     expect(byIndex.warnings!.join(' ')).toMatch(/only 0\.6 % of the real log's rays paired \(1 of 180\)/);
+  });
+
+  it('a lone scan against a long run pairs in rounds when the window fills, with the same pairs', () => {
+    const scan = log([[0, range(12, (i) => ({ dir: i }))]]);
+    // 30 one-ray packets cycling through the 12 directions, each 1 cm longer than the last: ray i's
+    // partner is packet i (the earliest of its direction), 1 cm·i away.
+    const run = log([...Array(30).keys()].map((k) => [k * 0.001, [{ dir: k % 12, range: 10 + 0.01 * k }]] as [number, Ray[]]));
+    const whole = evaluatePacketChunks([scan], [run], { pointCloud: false });
+    const cap = OPEN_WINDOW.rayCap;
+    OPEN_WINDOW.rayCap = 5; // a round every 5 packets: rays 5… find their partners in later rounds
+    try {
+      const rounds = evaluatePacketChunks([scan], [run], { pointCloud: false });
+      for (const m of [whole, rounds]) {
+        expect(m.pairedRays).toBe(12);
+        expect(m.packetError).toBeCloseTo(0.055, 6); // mean of 0.01·i, i < 12 (float32 ranges: ±1e-6)
+        expect(m.unpairedPackets).toEqual({ real: 0, sim: 18, realRays: 0, simRays: 18 });
+      }
+    } finally {
+      OPEN_WINDOW.rayCap = cap;
+    }
   });
 
   it('ray for ray: first returns in order, checked', () => {
