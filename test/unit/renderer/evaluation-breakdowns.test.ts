@@ -16,6 +16,8 @@ vi.mock('../../../src-renderer/api', () => import('./fake-api'));
 
 const { default: EvaluationForm } = await import('../../../src-renderer/components/evaluation/EvaluationForm.vue');
 const { default: BreakdownTables } = await import('../../../src-renderer/components/evaluation/BreakdownTables.vue');
+const { default: EvaluationList } = await import('../../../src-renderer/components/evaluation/EvaluationList.vue');
+const { useEvaluationsStore } = await import('../../../src-renderer/stores/evaluations');
 const { useRunsStore } = await import('../../../src-renderer/stores/runs');
 const { useLogsStore } = await import('../../../src-renderer/stores/logs');
 
@@ -111,5 +113,26 @@ describe('evaluation breakdowns', () => {
     expect(byTestId('evaluation-by-class')).toBeNull();
     expect(byTestId('evaluation-by-range')).toBeNull();
     plain.unmount();
+  });
+});
+
+describe('evaluation list', () => {
+  afterEach(() => (document.body.innerHTML = ''));
+
+  it('flags an evaluation whose run and log barely overlap, with the warning as its tooltip', async () => {
+    setActivePinia(createPinia());
+    fake.reset();
+    const base = { packetError: 0.1, f1: 0.5 };
+    useEvaluationsStore().list = [
+      { id: 1, runId: 1, realLogId: 1, runName: 'a', realLogName: 'x', metrics: { ...base, warnings: [] } },
+      { id: 2, runId: 2, realLogId: 1, runName: 'b', realLogName: 'x', metrics: { ...base, warnings: ['only 0.6 % of the real log\'s rays paired (1 of 180): the figures describe that part only'] } },
+    ] as never;
+    const w = mount(EvaluationList, { props: { selectedId: null }, attachTo: document.body });
+    await flushPromises();
+    const flags = document.body.querySelectorAll('[data-testid="evaluation-row-warning"]');
+    expect(flags).toHaveLength(1);
+    expect(flags[0]!.closest('[data-testid="evaluation-row"]')!.getAttribute('data-evaluation-id')).toBe('2');
+    expect(flags[0]!.parentElement!.getAttribute('title')).toContain('only 0.6 %');
+    w.unmount();
   });
 });
