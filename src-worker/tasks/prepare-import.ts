@@ -70,7 +70,15 @@ function prepare(input: PrepareImportInput): PrepareImportResult {
   if (input.model && !calibration) throw new BadInput('bad_input', `${name}: --model ${input.model} states the model of a calibration; give the calibration too (--calibration FILE)`);
   const stated = input.model ? { model: input.model } : {};
   // A metadata JSON (Ouster) decodes the packets itself; a stated model is still checked against it.
-  if (calibration && metadataNeed && input.model) badInputOn(CalibrationError, () => importCalibration(calibration.text, calibration.name, stated));
+  if (calibration && metadataNeed && input.model) {
+    const asStated = badInputOn(CalibrationError, () => importCalibration(calibration.text, calibration.name, stated)).profile;
+    const asFile = badInputOn(CalibrationError, () => importCalibration(calibration.text, calibration.name)).profile;
+    // The packets follow the metadata's lidar_mode: a capture's column count cannot be restated.
+    const columns = (p: SensorProfile) => Math.round(1 / (p.rotationHz * p.groups[0]!.firingPeriod));
+    if (columns(asStated) !== columns(asFile)) {
+      throw new BadInput('bad_input', `${calibration.name}: --model ${input.model} states ${columns(asStated)} columns, but the capture's packets follow its lidar_mode (${columns(asFile)} columns)`);
+    }
+  }
   const calibrationProfile = calibration && !metadataNeed ? badInputOn(CalibrationError, () => importCalibration(calibration.text, calibration.name, stated).profile) : null;
   const poses = input.poses ? badInputOn(DecodeError, () => parsePosesFile(input.poses!.text, input.poses!.name)) : null;
   return {

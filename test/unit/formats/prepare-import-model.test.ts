@@ -33,6 +33,10 @@ describe.skipIf(!HAS_SHARED_DATA)('prepare-import with --model', () => {
   it('an Ouster capture’s metadata JSON is checked against the stated model too', () => {
     const json = text('ouster_sdk/OS-1-128_v2.3.0_1024x10.json');
     expect(prepareImport({ ...ouster, calibration: json, model: 'os1-128' })).toMatchObject({ ok: true, format: 'ouster-pcap', calibrationProfile: null });
+    expect(prepareImport({ ...ouster, calibration: json, model: 'os1-128-2048' })).toEqual({
+      ok: false, code: 'bad_input', message: "OS-1-128_v2.3.0_1024x10.json: --model os1-128-2048 states 2048 columns, but the capture's packets follow its lidar_mode (1024 columns)",
+    });
+    expect(prepareImport({ ...ouster, calibration: json, model: 'os1-128-1024' })).toMatchObject({ ok: true });
     expect(prepareImport({ ...ouster, calibration: json, model: 'os1-64' })).toEqual({
       ok: false, code: 'bad_input', message: 'OS-1-128_v2.3.0_1024x10.json: beam_altitude_angles: --model os1-64 has 64 beams, but the file has 128',
     });
