@@ -63,7 +63,10 @@ export function startEvaluation(ctx: ServiceContext, req: ParsedRequest<'evaluat
 
   const { port1, port2 } = new MessageChannel();
   serveChunks(port1, { real: () => store.logs.chunks(log.id), sim: () => store.runs.chunks(run.id) }, { real: `drive log ${log.id}`, sim: `run ${run.id}` });
-  const input: EvaluateRunInput = { feed: port2, options, realPackets: log.packets, simPackets: run.packets };
+  const input: EvaluateRunInput = {
+    feed: port2, options, realPackets: log.packets, simPackets: run.packets,
+    names: { real: `drive log ${log.id} (${log.name})`, sim: `run ${run.id} (${run.name})` },
+  };
   let series: PerPacketSeries | null = null;
   const close = () => {
     port1.removeAllListeners();

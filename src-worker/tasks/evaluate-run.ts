@@ -15,7 +15,7 @@
 import type { MessagePort, Transferable } from 'node:worker_threads';
 import type { TaskContext } from './task-context';
 import type { PacketChunk } from '../../src-common/packets';
-import { ObservationEvaluator } from '../evaluate/observation-metrics';
+import { EvaluationError, ObservationEvaluator } from '../evaluate/observation-metrics';
 import { withRays } from '../formats/packed-rays';
 import type { EvaluationOptions } from '../../src-common/evaluation-options';
 import { type ObservationMetrics, PER_PACKET_FIELDS } from '../../src-common/metrics';
@@ -28,6 +28,8 @@ export interface EvaluateRunInput {
   /** Packets on each side (for progress). */
   realPackets: number;
   simPackets: number;
+  /** What the two sides are called in an error ("drive log 2 (000000.bin)", "run 5 (…)"). */
+  names?: { real: string; sim: string };
 }
 
 /** What the host answers on the feed. */
@@ -62,6 +64,10 @@ export async function evaluateRunTask(input: EvaluateRunInput, ctx: TaskContext)
     ctx.post({ type: 'output', name: 'per-packet', value: perPacket }, transfer);
     ctx.progress(1, 'evaluated', true);
     return metrics;
+  } catch (e) {
+    // Input that cannot be evaluated: say which log and run the message is about.
+    if (e instanceof EvaluationError && input.names) throw new EvaluationError(`${input.names.real} against ${input.names.sim}: ${e.message}`);
+    throw e;
   } finally {
     feed.close();
   }

@@ -27,7 +27,7 @@ interface EvalJson {
 }
 
 describe.skipIf(!HAS_SHARED_DATA)('thicket evaluate --region, --exclude-body, --body, --range-bin, --pairing (overlapnet_kitti/000000.bin)', () => {
-  let log: number, run: number, whole: EvalJson;
+  let log: number, run: number, runName: string, whole: EvalJson;
   const evaluations = () => (cliOk(['evaluate', 'list', '--json']).json as { evaluations: unknown[] }).evaluations.length;
 
   beforeAll(() => {
@@ -36,6 +36,7 @@ describe.skipIf(!HAS_SHARED_DATA)('thicket evaluate --region, --exclude-body, --
     const scene = (cliOk(['scene', 'generate', '--kind', 'offroad', '--json', '--quiet']).json as { scene: number }).scene;
     run = (cliOk(['simulate', '--scene', String(scene), '--profile', 'hdl64e', '--mode', 'physics', '--poses-from', String(log), '--json', '--quiet']).json as { run: number }).run;
     whole = cliOk(['evaluate', '--real', String(log), '--sim', String(run), '--json', '--quiet']).json as EvalJson;
+    runName = (cliOk(['evaluate', 'list', '--json']).json as { evaluations: { runName: string }[] }).evaluations[0]!.runName;
   }, 240_000);
 
   it('a region scores fewer pairs than the whole; the body and the range bins as given', () => {
@@ -55,7 +56,9 @@ describe.skipIf(!HAS_SHARED_DATA)('thicket evaluate --region, --exclude-body, --
     const before = evaluations();
     const nothing = cli(['evaluate', '--real', String(log), '--sim', String(run), '--region', 'range=300:400', '--json']);
     expect(nothing.status).toBe(1);
-    expect((nothing.json as { error: string }).error).toBe("the region range=300:400 leaves nothing to score: 0 of the real log's 124668 rays are inside it, and none of the " + whole.pairedRays + ' paired rays');
+    expect((nothing.json as { error: string }).error).toBe(
+      `drive log ${log} (000000.bin) against run ${run} (${runName}): the region range=300:400 leaves nothing to score: 0 of the real log's 124668 rays are inside it, and none of the ${whole.pairedRays} paired rays`,
+    );
     const syntax = cli(['evaluate', '--real', String(log), '--sim', String(run), '--region', 'azimuth=10']);
     expect(syntax.status).toBe(2);
     expect(syntax.stderr).toContain('--region: term "azimuth=10": expected 2 numbers separated by ":", got "10"');

@@ -206,7 +206,7 @@ describe.skipIf(!HAS_SHARED_DATA)('a one-packet scan against a simulated revolut
     expect(bad?.message).toMatch(/region.*range: 40:1 must be 0 ≤ MIN < MAX metres/);
     const empty = await settled((await services.call('evaluate.start', { realLogId: logId, runId, params: { region: { boxes: [{ center: [500, 500, 0], size: [1, 1, 1], yawDeg: 0 }] } } })).job);
     expect(empty.state).toBe('failed');
-    expect(empty.error).toMatch(/^the region box=500,500,0,1,1,1,0 leaves nothing to score: 0 of the real log's 124668 rays are inside it/);
+    expect(empty.error).toMatch(new RegExp(`^drive log ${logId} \\(000000\\.bin\\) against run ${runId} \\(.*\\): the region box=500,500,0,1,1,1,0 leaves nothing to score: 0 of the real log's 124668 rays are inside it`));
     const ok = await settled((await services.call('evaluate.start', { realLogId: logId, runId, params: { region: { azimuthDeg: [-45, 45] }, rangeBreakdownBinM: 25 } })).job);
     expect(ok.state, ok.error ?? '').toBe('done');
     const stored = services.requireSession().store.evaluations.get(Number(ok.result!.evaluation))!;
