@@ -261,7 +261,12 @@ export function formatPoint(p: unknown): string {
 const heading = (deg: unknown) => `heading ${+(num(deg) ?? 0).toFixed(1)}°`;
 
 /** A run's trajectory in one line; `logName` resolves a drive log id to its name. */
-export function formatTrajectory(t: Record<string, unknown> | null | undefined, logName?: (id: number) => string | undefined): string {
+export function formatTrajectory(t: Record<string, unknown> | null | undefined, logName?: (id: number) => string | undefined, params?: Record<string, unknown>): string {
+  const rays = num(params?.raysFromLogId);
+  if (rays !== null) {
+    const name = logName?.(rays);
+    return `The rays of drive log ${name ? `“${name}”` : `#${rays}`}`;
+  }
   if (!t || typeof t !== 'object') return '—';
   const seconds = num(t.seconds);
   if (t.kind === 'static') return `Static ${seconds !== null ? formatDuration(seconds) : ''} at ${formatPoint(t.position)}, ${heading(t.headingDeg)}`;

@@ -68,6 +68,11 @@ describe('simulate form', () => {
     expect(reason({ trajectoryKind: 'log' })).toBe('Choose a drive log');
   });
 
+  it('names a run of a log\'s own rays by its log', () => {
+    expect(formatTrajectory({ kind: 'log', logId: 4 }, (id) => (id === 4 ? 'vel000104.bin' : undefined), { raysFromLogId: 4 })).toBe('The rays of drive log “vel000104.bin”');
+    expect(formatTrajectory({ kind: 'log', logId: 4 }, undefined, {})).toBe('Drive log #4');
+  });
+
   it("fires a log's own rays (no trajectory, the log's profile unless one is chosen) and places the sensor", () => {
     const r = simulateRequest({ ...base, trajectoryKind: 'rays', logId: 4, profileId: null });
     expect(r.ok && r.value).toEqual({ sceneId: 3, mode: 'hybrid', seed: 1, raysFromLogId: 4, rangeSampler: 'along-ray' });
