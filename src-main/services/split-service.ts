@@ -94,6 +94,12 @@ export async function startSplit(session: ProjectSession, events: EventBus, req:
             ...(out.decodeProfile ? { decodeProfile: out.decodeProfile } : {}),
           });
           parts.push({ log: ids[i]!, name: names[i]!, scans: counts[i]!, packets: t.packets });
+          // The log's ground-truth objects (the ids its rays carry) go with each part: a list of
+          // objects, not of rays, so it is copied here.
+          for (const a of store.annotations.list(log.id)) {
+            const data = store.annotations.read(a.id);
+            if (data) store.annotations.create(a.name, ids[i]!, data.entries);
+          }
         });
       });
       for (const p of parts) events.emit({ type: 'project', entity: 'driveLogs', id: p.log });

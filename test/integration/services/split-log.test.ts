@@ -89,3 +89,36 @@ describe.skipIf(!HAS_SHARED_DATA)('logs.split on real captures', () => {
     expect((await app.services.call('logs.list', {})).length).toBe(before);
   });
 });
+
+describe('logs.split on a simulated drive with ground truth', () => {
+  it('the demo\'s small test drive split at scan 2: per-ray classes and the annotation go with both parts', async () => {
+    const demo = await settle((await app.services.call('demo.create', { small: true, seed: 3, path: `${app.dir}/demo.thicket` })).job);
+    const drives = await settle({ id: Number(demo.drivesJob) });
+    const id = (drives.logs as { log: number }[])[1]!.log;
+    const original = await app.services.call('logs.get', { id });
+    const scans = (await app.services.call('logs.timeline', { id, maxPoses: 2 })).sweepStart.length;
+    expect(scans).toBeGreaterThanOrEqual(2);
+    const parts = await split(id, 2);
+    expect(parts.map((p) => p.scans)).toEqual([1, scans - 1]);
+    expect(parts[0]!.packets + parts[1]!.packets).toBe(original.packets);
+    // Every hit's class, counted per class over the whole log and over the two parts.
+    const classes = async (log: number) => {
+      const c = await app.services.call('logs.cloud', { id: log, budget: 2_000_000 });
+      const n = new Map<number, number>();
+      for (const k of c.classId) n.set(k, (n.get(k) ?? 0) + 1);
+      return { n, total: c.classId.length };
+    };
+    const whole = await classes(id);
+    expect(whole.total).toBe(original.hits);
+    const [a, b] = await Promise.all(parts.map((p) => classes(p.log)));
+    expect(a!.total + b!.total).toBe(whole.total);
+    for (const [k, count] of whole.n) expect((a!.n.get(k) ?? 0) + (b!.n.get(k) ?? 0)).toBe(count);
+    expect(whole.n.size).toBeGreaterThan(2);
+    // The ground-truth annotation (the objects the rays' ids name) is copied to each part.
+    const [ann] = await app.services.call('annotations.list', { logId: id });
+    for (const p of parts) {
+      const copied = await app.services.call('annotations.list', { logId: p.log });
+      expect(copied.map((x) => [x.name, x.count])).toEqual([[ann!.name, ann!.count]]);
+    }
+  });
+});
