@@ -134,9 +134,10 @@ const PERIOD: Record<'vlp16' | 'hdl32e', number> = { vlp16: 24 * 55.296e-6, hdl3
  * Which sensor sent the packet. The product byte is not reliable (early VLP-16 firmware writes
  * 0x21, the HDL-32E's id), so when the time between consecutive data packets is known
  * (`periodS`, from their GPS timestamps) the timing decides between VLP-16 and HDL-32E.
- * Null for products without a built-in profile (VLP-32C, VLS-128, ...): the VLP-32C's packet
- * period (12 × 55.296 µs) is within the timing test's reach of the HDL-32E's, so its product id
- * is checked first; decode it with its calibration (whose lasers carry VLP32C_TIMING).
+ * Null for other products (VLP-32C, VLS-128, ...): the VLP-32C's packet period (12 × 55.296 µs)
+ * is within the timing test's reach of the HDL-32E's, so its product id is checked first; the
+ * capture reader then takes the built-in vlp32c (or the unit's calibration, whose lasers carry
+ * VLP32C_TIMING).
  */
 export function velodyneModel(packet: VelodyneDataPacket, periodS?: number): VelodyneModel | null {
   if (packet.lowerBlocks > 0) return 'hdl64e';

@@ -15,6 +15,7 @@ import type { ByteSource, DecodeContext, DecodedPacket, LogSourceInfo } from '..
 import { emptyPcapStats, pcapWarnings, udpPackets, type UdpPacket } from '../pcap/pcap';
 import {
   VELODYNE_PRODUCTS,
+  VLP32C_PRODUCT_ID,
   decodeVelodyneData,
   decodeVelodynePosition,
   isVelodyneDataPacket,
@@ -89,7 +90,9 @@ export function* velodynePcapPackets(src: ByteSource, opts: VelodynePcapOptions)
     const period = gaps.length > 0 ? gaps[gaps.length >> 1]! : undefined;
     model = velodyneModel(p0, period);
     if (!profile) {
-      if (!model) {
+      // The VLP-32C (product id 0x28: its 4 mm distances and paired firings) has a built-in too.
+      const vlp32c = !model && p0.lowerBlocks === 0 && p0.productId === VLP32C_PRODUCT_ID ? builtinProfile('vlp32c') : null;
+      if (!model && !vlp32c) {
         const product = VELODYNE_PRODUCTS[p0.productId] ?? `product id 0x${p0.productId.toString(16)}`;
         throw new DecodeError(
           name,
@@ -97,7 +100,7 @@ export function* velodynePcapPackets(src: ByteSource, opts: VelodynePcapOptions)
           { offset: held[0]!.udp.payloadOffset },
         );
       }
-      profile = builtinProfile(MODEL_PROFILE[model])!;
+      profile = vlp32c ?? builtinProfile(MODEL_PROFILE[model!])!;
     }
     table = velodyneLaserTable(profile);
   };

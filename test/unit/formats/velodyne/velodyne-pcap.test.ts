@@ -158,9 +158,9 @@ describe('Velodyne capture errors', () => {
   it('a model without a built-in profile asks for its calibration', () => {
     const p = new Uint8Array(1206);
     for (let b = 0; b < 12; b++) { p[b * 100] = 0xff; p[b * 100 + 1] = 0xee; }
-    p[1205] = 0x28; // VLP-32C
+    p[1205] = 0x23; // VLP-32A (the VLP-32C, 0x28, has a built-in: vlp32c-pcap.test.ts)
     p[1204] = 0x37;
     const bytes = buildPcap([{ time: 1, data: ethernet(ipv4Udp(p, { dst: 2368 })) }]);
-    expect(decodeErrorOf(() => collect(memorySource('c.pcap', bytes))).message).toMatch(/VLP-32C at byte \d+: no built-in profile .*--calibration/);
+    expect(decodeErrorOf(() => collect(memorySource('c.pcap', bytes))).message).toMatch(/VLP-32A at byte \d+: no built-in profile .*--calibration/);
   });
 });
