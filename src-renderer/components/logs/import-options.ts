@@ -1,5 +1,6 @@
 /** What the Drive logs page sends with an import (see ImportOptions.vue). */
 import type { LogFormat } from '../../../src-common/formats';
+import { parseScanRange } from '../../../src-common/scan-range';
 
 /** A side file: a host path (desktop app) or its text (browser mode). */
 export type SideFile = { name: string; path: string } | { name: string; text: string };
@@ -14,9 +15,11 @@ export interface ImportOptionsValue {
   extrinsic: SideFile | null;
   /** written the other way (vehicle → sensor): inverted. */
   extrinsicInverse: boolean;
+  /** Only these scans, as `thicket import --scans` takes them (`A:B`, `A:`, `A`; docs/drive-logs.md, *Scans*); '' = all. */
+  scans: string;
 }
 
-export const defaultImportOptions = (): ImportOptionsValue => ({ format: '', profileId: '', calibration: null, poses: null, rebuildMisses: true, extrinsic: null, extrinsicInverse: false });
+export const defaultImportOptions = (): ImportOptionsValue => ({ format: '', profileId: '', calibration: null, poses: null, rebuildMisses: true, extrinsic: null, extrinsicInverse: false, scans: '' });
 
 /** Request fields for logs.importFile (side files as host paths or as text). */
 export function importFileFields(o: ImportOptionsValue) {
@@ -44,5 +47,7 @@ function common(o: ImportOptionsValue) {
     ...(o.profileId ? { profileId: o.profileId } : {}),
     ...(o.profileId || o.calibration ? { rebuildMisses: o.rebuildMisses } : {}),
     ...(o.extrinsic && o.extrinsicInverse ? { extrinsicInverse: true } : {}),
+    // A malformed range throws (the import reports it) rather than importing every scan.
+    ...(o.scans.trim() ? { scans: parseScanRange(o.scans) } : {}),
   };
 }

@@ -2,6 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { defaultImportOptions, importBytesFields, importFileFields } from '../../../src-renderer/components/logs/import-options';
 import { requestSchemas } from '../../../src-main/api/contract';
 
+describe('import options: a range of scans', () => {
+  it('sends A:B, A: and A as the API\'s scans; a malformed range throws naming it', () => {
+    const base = defaultImportOptions();
+    expect(importFileFields({ ...base, scans: ' 2:3 ' })).toEqual({ scans: { from: 2, to: 3 } });
+    expect(importBytesFields({ ...base, scans: '2:' })).toEqual({ scans: { from: 2, to: null } });
+    expect(importFileFields({ ...base, scans: '4' })).toEqual({ scans: { from: 4, to: 4 } });
+    expect(() => importFileFields({ ...base, scans: '3:2' })).toThrow('scans "3:2": need 1 ≤ A ≤ B');
+    expect(() => importFileFields({ ...base, scans: 'two' })).toThrow('scans "two": expected A:B');
+    expect(requestSchemas['logs.importFile'].safeParse({ path: '/data/x.pcap', ...importFileFields({ ...base, scans: '2:3' }) }).success).toBe(true);
+  });
+});
+
 describe('import options: the sensor\'s extrinsic', () => {
   it('sends a host path or the text, and the inversion only with a file', () => {
     const base = defaultImportOptions();
