@@ -31,10 +31,11 @@ export const useProfilesStore = defineStore('profiles', () => {
     return saved;
   }
 
-  async function importFile(path: string): Promise<SensorProfile | null> {
+  /** Import a calibration file on the host; `model` states the sensor model instead of detecting it. */
+  async function importFile(path: string, model?: string | null): Promise<SensorProfile | null> {
     const app = useAppStore();
     try {
-      const p = await api.call('profiles.import', { path });
+      const p = await api.call('profiles.import', { path, ...(model ? { model } : {}) });
       app.clearError();
       await refresh();
       return p;

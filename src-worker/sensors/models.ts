@@ -11,11 +11,12 @@
  * vertical field of view: OS0 90°, OS1 33–45°, OS2 22.5° (Ouster OS0 / OS1 / OS2 data sheets).
  */
 import type { CalibratedLaser, VelodyneModel } from './devices';
+import { OUSTER_BEAM_COUNTS, OUSTER_LINE_IDS, SENSOR_MODEL_IDS } from '../../src-common/sensor-models';
 
-export type OusterLine = 'os0' | 'os1' | 'os2';
-export const OUSTER_LINES: readonly OusterLine[] = ['os0', 'os1', 'os2'];
-export const OUSTER_BEAMS = [32, 64, 128] as const;
-export const OUSTER_COLUMNS = [512, 1024, 2048] as const;
+export type OusterLine = (typeof OUSTER_LINE_IDS)[number];
+export const OUSTER_LINES: readonly OusterLine[] = OUSTER_LINE_IDS;
+export const OUSTER_BEAMS = OUSTER_BEAM_COUNTS;
+export { SENSOR_MODEL_IDS };
 
 /** Velodyne models with their laser count and nominal elevation span (degrees). */
 export const VELODYNE_MODELS: Readonly<Record<Exclude<VelodyneModel, 'generic'>, { lasers: number; elevationDeg: [number, number] }>> = {
@@ -33,11 +34,6 @@ export type StatedModel =
   | { vendor: 'velodyne'; model: Exclude<VelodyneModel, 'generic'> }
   | { vendor: 'ouster'; line: OusterLine; beams: number; columns: number | null };
 
-/** Every id `--model` accepts, for usage and error messages (Ouster ids may end in -512, -1024 or -2048). */
-export const SENSOR_MODEL_IDS: readonly string[] = [
-  ...Object.keys(VELODYNE_MODELS),
-  ...OUSTER_LINES.flatMap((l) => OUSTER_BEAMS.map((b) => `${l}-${b}`)),
-];
 
 /** 'vlp32c' → Velodyne VLP-32C; 'os1-64' or 'os1-64-2048' → Ouster OS1, 64 beams (2048 columns); else null. */
 export function parseSensorModel(id: string): StatedModel | null {

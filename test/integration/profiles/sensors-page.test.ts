@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { HAS_SHARED_DATA, dataFile } from '../../helpers/shared-data';
+import { BUILTIN_IDS } from '../../../src-common/builtin-profiles';
 import { CAN_RUN_BROWSER, SHOTS, createProjectInUi, useAppSession } from '../../helpers/app-session';
 
 describe.skipIf(!CAN_RUN_BROWSER)('Sensors page (browser mode)', () => {
@@ -22,7 +23,7 @@ describe.skipIf(!CAN_RUN_BROWSER)('Sensors page (browser mode)', () => {
     const { page } = session;
     await page.goto(session.url);
     await page.getByTestId('nav-sensors').click();
-    await expect.poll(() => page.getByTestId('profile-row').count(), { timeout: 15_000 }).toBe(8);
+    await expect.poll(() => page.getByTestId('profile-row').count(), { timeout: 15_000 }).toBe(BUILTIN_IDS.length);
     await page.locator('[data-testid=profile-row][data-profile-id=hdl64e]').click();
     await detailIs('hdl64e');
     await drawn();
