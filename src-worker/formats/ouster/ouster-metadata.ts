@@ -9,8 +9,9 @@ import { DecodeError } from '../decode-error';
  * Ouster sensor metadata JSON → everything the UDP packet decoder needs: the packet layout
  * (udp_profile_lidar, columns_per_packet, pixels_per_column, columns_per_frame), the beam
  * intrinsics and the two transforms of the Ouster SDK's XYZ formula (beam → lidar, lidar →
- * sensor). parseOusterJson (sensors/calibration) reads the angles and the mode; this adds the
- * rest, in any of the three layouts:
+ * sensor). parseOusterJson (sensors/calibration) reads the angles, the mode and the two
+ * transforms — so the profile made from the same JSON uses the same ones (docs/drive-logs.md,
+ * *Ouster frames*); this adds the packet layout, in any of the three layouts:
  *  - legacy (fw 1.x): angles and lidar_mode only; everything else takes the SDK's defaults;
  *  - flat (fw 2.x, e.g. the 2.3 file of ouster_sdk): `data_format`, transforms at the top;
  *  - nested (fw 2.1+ HTTP metadata, SDK ≥ 0.10): `lidar_data_format`, `beam_intrinsics`,
