@@ -74,8 +74,11 @@ function storedCustom(store: ProjectStore, id: string): SensorProfile | null {
 
 /** Built-ins, then the project's custom profiles (by name). */
 export function listProfiles(store: ProjectStore | null): ProfileSummary[] {
-  const out = builtinProfiles().map((p) => summary(p));
-  if (!store) return out;
+  const all = builtinProfiles().map((p) => summary(p));
+  if (!store) return all;
+  // A custom profile that shadows a built-in of its id (see getProfile) is listed once, as custom.
+  const shadowed = new Set(store.profiles.list().filter((r) => !r.builtin && isBuiltinId(r.id)).map((r) => r.id));
+  const out = shadowed.size ? all.filter((p) => !shadowed.has(p.id)) : all;
   const custom: ProfileSummary[] = [];
   for (const row of store.profiles.list()) {
     if (row.builtin && isBuiltinId(row.id)) continue; // a reference copy of a bundled built-in
@@ -106,10 +109,12 @@ export function listProfiles(store: ProjectStore | null): ProfileSummary[] {
 
 /** A profile by id: a built-in (no project needed) or the open project's custom profile. */
 export function getProfile(store: ProjectStore | null, id: string): SensorProfile {
-  const b = builtinProfile(id);
-  if (b) return b;
+  // A project's own profile of a built-in's id (saved before that built-in existed: vlp32c,
+  // os1-64, …) keeps its meaning in that project; new ones cannot take a built-in's id (saveProfile).
   const c = store ? storedCustom(store, id) : null;
   if (c) return c;
+  const b = builtinProfile(id);
+  if (b) return b;
   throw new ApiError('not_found', store ? `no sensor profile "${id}" (neither built in nor in this project)` : `no built-in sensor profile "${id}" (open a project for its custom profiles)`);
 }
 
