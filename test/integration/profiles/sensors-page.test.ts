@@ -46,6 +46,14 @@ describe.skipIf(!CAN_RUN_BROWSER)('Sensors page (browser mode)', () => {
       await detailIs('32db');
       await drawn();
       expect(await page.locator('[data-testid=profile-row][data-profile-id="32db"]').count()).toBe(1);
+      // The Model choice states the sensor: the VLP-32C calibration taken as an HDL-32E.
+      await page.getByTestId('profile-import-model').click();
+      await page.keyboard.type('hdl32e');
+      await page.keyboard.press('Enter');
+      await page.getByTestId('profile-import-path').fill(dataFile('velodyne_calib/VeloView-VLP-32C.yaml'));
+      await page.getByTestId('profile-import-button').click();
+      await detailIs('veloview-vlp-32c');
+      await expect.poll(() => page.locator('[data-testid=profile-row][data-profile-id="veloview-vlp-32c"]').textContent()).toContain('Velodyne HDL-32E (VeloView-VLP-32C.yaml)');
     }
 
     await page.locator('[data-testid=profile-row][data-profile-id=vlp16]').click();
