@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importCalibration } from '../../../../src-worker/sensors/calibration';
 import { beamOfPoint } from '../../../../src-common/beam-geometry';
+import { beamDirections } from '../../../../src-worker/sensors/beam-directions';
 import { revolutionPattern } from '../../../../src-worker/sensors/scan-pattern';
 import { decodeOusterLidarPacket, ousterBeamTable, ousterPacketFormat, ousterRays } from '../../../../src-worker/formats/ouster/ouster-packet';
 import { parseOusterMetadata } from '../../../../src-worker/formats/ouster/ouster-metadata';
@@ -135,6 +136,20 @@ describe.skipIf(!HAS_SHARED_DATA)('Ouster: the profile from a capture’s own JS
     expect(worst).toBeLessThan(1e-4 * DEG);
     expect(worstAlong).toBeLessThan(1e-3);
     expect(nearInCone).toBe(near);
+  });
+
+  it('beamDirections gives a whole chunk’s beam directions: every ray within 1e-4° of the pattern’s beam', () => {
+    const n = pixels.length;
+    const chunk = { rayCount: n, rayDir: new Float32Array(3 * n), rayRange: new Float32Array(n), rayRing: new Uint16Array(n) };
+    pixels.forEach((px, i) => {
+      chunk.rayDir.set(px.dir, 3 * i);
+      chunk.rayRange[i] = px.range;
+      chunk.rayRing[i] = px.row;
+    });
+    const beams = beamDirections(chunk, profile);
+    let worst = 0;
+    pixels.forEach((px, i) => { worst = Math.max(worst, angle(beams.subarray(3 * i, 3 * i + 3), dirOf(px))); });
+    expect(worst).toBeLessThan(1e-4 * DEG);
   });
 
   it('the profile’s beam origin + (raw range + rangeOffset) along its beam is the SDK’s XYZ point within 1 mm', () => {
