@@ -90,7 +90,7 @@ Usage:
                          seed, minOverlap, rangeBinM, azimuthBinDeg, …
   thicket evaluate list  --project FILE [--json]
   thicket experiment     --project FILE --train LOG --test LOG [--profile ID] [--seed N] [--fit-param key=value ...]
-                         [--param key=value ...] [--json]
+                         [--region SPEC ...] [--exclude-body [--body L,W,H]] [--param key=value ...] [--json]
                          the real-data experiment: fit LOG --train, build every simulator from it (hybrid
                          and voxel models, mesh primitives on its segments, neighbour replay of it),
                          simulate the rays of LOG --test with each and evaluate them (--fit-param: θ of

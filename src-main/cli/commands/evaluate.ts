@@ -90,7 +90,7 @@ export async function evaluateCommand(services: AppServices, args: CommonArgs, p
 }
 
 /** `--region` (repeatable: the terms of every flag together), `--exclude-body`, `--body`; undefined when none. */
-function regionFlags(v: CommonArgs['values']): EvaluationRegion | undefined {
+export function regionFlags(v: CommonArgs['values']): EvaluationRegion | undefined {
   try {
     const region: EvaluationRegion = v.region && v.region.length > 0 ? parseRegion(v.region.join(',')) : {};
     if (v.body !== undefined && !v['exclude-body']) throw new CliError('--body is the footprint --exclude-body leaves out: give --exclude-body with it', 2);

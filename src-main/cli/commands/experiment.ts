@@ -4,9 +4,11 @@ import { CliError } from '../cli-error';
 import type { CommandOutput } from '../output';
 import type { ProgressReporter } from '../progress';
 import { runRealExperiment, type RealExperimentRow } from '../../services/real-experiment';
+import { regionFlags } from './evaluate';
 
 /**
- * `thicket experiment --project P --train LOG --test LOG [--profile ID] [--seed N] [--fit-param k=v …] [--param k=v …]`:
+ * `thicket experiment --project P --train LOG --test LOG [--profile ID] [--seed N] [--fit-param k=v …]
+ * [--region SPEC …] [--exclude-body [--body …]] [--param k=v …]`:
  * the real-data experiment (services/real-experiment.ts) — fit the training log, build every
  * simulator from it, simulate the test log's own rays with each and evaluate them; --param
  * passes evaluation parameters. --json prints {table: [{simulator, precision, recall, f1,
@@ -35,7 +37,7 @@ export async function experimentCommand(services: AppServices, args: CommonArgs,
       seed,
       ...(typeof v.profile === 'string' ? { profileId: v.profile } : {}),
       fitParams: paramFlags(v, 'fit-param'),
-      evaluationParams: paramFlags(v),
+      evaluationParams: { ...paramFlags(v), ...regionParam(v) },
       note: (m) => progress.note(m),
     });
     const lines = [
@@ -54,6 +56,12 @@ export async function experimentCommand(services: AppServices, args: CommonArgs,
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
+}
+
+/** `--region` / `--exclude-body` / `--body` as for `thicket evaluate`: every evaluation scores that region. */
+function regionParam(v: CommonArgs['values']): { region?: NonNullable<ReturnType<typeof regionFlags>> } {
+  const region = regionFlags(v);
+  return region ? { region } : {};
 }
 
 const f = (n: number | null, d = 3) => (n === null ? '—' : n.toFixed(d));

@@ -68,6 +68,9 @@ describe.skipIf(!HAS_SHARED_DATA)('thicket experiment on a real capture (ouster-
     const missing = runCli(['experiment', '--project', project, '--train', '2', '--test', '99', '--json'], env);
     expect(missing.status).toBe(1);
     expect((missing.json as { error: string }).error).toMatch(/no drive log 99/);
+    const badRegion = runCli(['experiment', '--project', project, '--train', '2', '--test', '3', '--region', 'azimuth=10', '--json'], env);
+    expect(badRegion.status).toBe(2);
+    expect((badRegion.json as { error: string }).error).toMatch(/--region: term "azimuth=10"/);
     const noTest = runCli(['experiment', '--project', project, '--train', '2'], env);
     expect(noTest.status).toBe(2);
     expect(noTest.stderr).toMatch(/--test LOG is required/);
