@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DecodeError } from '../../../../src-worker/formats/decode-error';
-import { emptyPcapStats, isPcap, isPcapng, pcapWarnings, udpPackets, type UdpPacket } from '../../../../src-worker/formats/pcap/pcap';
+import { emptyPcapStats, isPcap, isPcapng, pcapWarnings, udpPackets } from '../../../../src-worker/formats/pcap/pcap';
 import { DATA_DIR, HAVE_DATA, decodeErrorOf } from '../helpers';
 import { mutate, seededRandom } from '../mutate';
 
