@@ -9,7 +9,7 @@ import type { SensorProfile } from '../../src-common/sensor-profile';
 import { DETECT_HEAD_BYTES } from '../../src-common/format-info';
 import type { ProjectSession } from './project-session';
 import type { EventBus } from './event-bus';
-import { resolveProfileForUse } from './profiles-service';
+import { adoptProfile, resolveProfileForUse } from './profiles-service';
 import { resolveMount, type MountRequest } from './mount-request';
 import type { ScanRange } from '../../src-common/scan-range';
 
@@ -117,18 +117,23 @@ export async function startImport(session: ProjectSession, events: EventBus, req
         ...(s.scans ? { scans: `${s.scans.first}:${s.scans.last} of ${s.scans.total}`, ...(s.scans.placement ? { posesPlacement: s.scans.placement } : {}) } : {}),
         ...(s.warnings.length ? { warnings: s.warnings } : {}),
       };
-      // A built-in that decoded the log becomes the log's profile (stored so the key holds).
-      const logProfile = profileId ?? (!calibration && s.info.profileId ? resolveProfileForUse(session.store, s.info.profileId).id : null);
-      session.store.logs.finishImport(logId, {
-        packets: s.packets,
-        points: s.hits,
-        hits: s.hits,
-        misses: s.misses,
-        durationS: s.durationS,
-        bounds: s.bounds,
-        info,
-        ...(logProfile ? { profileId: logProfile } : {}),
-        ...(s.info.decodeProfile ? { decodeProfile: s.info.decodeProfile } : {}),
+      // The profile that decoded the log becomes the log's: a named one, a built-in the format
+      // picked (stored so the key holds), or the calibration's, saved as a custom profile.
+      session.store.transaction(() => {
+        const logProfile = profileId
+          ?? (prepared.sensorProfile ? adoptProfile(session.store, prepared.sensorProfile) : null)
+          ?? (!calibration && s.info.profileId ? resolveProfileForUse(session.store, s.info.profileId).id : null);
+        session.store.logs.finishImport(logId, {
+          packets: s.packets,
+          points: s.hits,
+          hits: s.hits,
+          misses: s.misses,
+          durationS: s.durationS,
+          bounds: s.bounds,
+          info,
+          ...(logProfile ? { profileId: logProfile } : {}),
+          ...(s.info.decodeProfile ? { decodeProfile: s.info.decodeProfile } : {}),
+        });
       });
       events.emit({ type: 'project', entity: 'driveLogs', id: logId });
       return { log: logId, format, packets: s.packets, points: s.hits, hits: s.hits, misses: s.misses, rebuiltMisses: s.rebuiltMisses, dropped: s.dropped, durationS: s.durationS,

@@ -137,6 +137,27 @@ export function saveProfile(store: ProjectStore, input: unknown): SensorProfile 
   return profile;
 }
 
+/**
+ * The id under which exactly this profile is stored in the project, saving it as a custom profile
+ * when it is not there yet: a calibration that decoded a log becomes the log's profile, so the
+ * log's own sensor can be simulated without a separate `profile import`. Importing the same
+ * calibration again finds the stored profile; a different profile under the same id (another
+ * unit's calibration, or a built-in's id) is saved under the first free `id-2`, `id-3`, ….
+ */
+export function adoptProfile(store: ProjectStore, profile: SensorProfile): string {
+  const custom: SensorProfile = { ...profile, builtin: false };
+  const json = JSON.stringify(custom);
+  for (let n = 1; ; n++) {
+    const id = n === 1 ? custom.id : `${custom.id}-${n}`;
+    const row = store.profiles.get(id);
+    if (row ? !row.builtin && row.json === JSON.stringify({ ...custom, id }) : !isBuiltinId(id)) {
+      if (!row) store.profiles.saveCustom(id, custom.name, JSON.stringify({ ...custom, id }));
+      return id;
+    }
+    if (n > 1000) throw new ApiError('internal', `no free profile id for "${custom.id}"`);
+  }
+}
+
 export function deleteProfile(store: ProjectStore, id: string): boolean {
   if (isBuiltinId(id)) throw new ApiError('conflict', `"${id}" is a built-in profile and cannot be deleted`);
   if (!store.profiles.get(id)) throw new ApiError('not_found', `no custom profile "${id}" in this project`);

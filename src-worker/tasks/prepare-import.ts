@@ -34,6 +34,11 @@ export type PrepareImportResult =
       format: LogFormat;
       /** The calibration as a profile (null without one, or when it is the format's own metadata). */
       calibrationProfile: SensorProfile | null;
+      /**
+       * The sensor the calibration describes, metadata formats included (what `profile import`
+       * makes of the file): it becomes the log's profile. Null without a calibration.
+       */
+      sensorProfile: SensorProfile | null;
       /** The calibration when the format takes it as its metadata (an Ouster JSON). */
       metadata: { name: string; text: string } | null;
       poses: { name: string; times: Float64Array | null; poses: Float64Array } | null;
@@ -80,14 +85,30 @@ function prepare(input: PrepareImportInput): PrepareImportResult {
     }
   }
   const calibrationProfile = calibration && !metadataNeed ? badInputOn(CalibrationError, () => importCalibration(calibration.text, calibration.name, stated).profile) : null;
+  const sensorProfile = calibrationProfile ?? (calibration ? describedSensor(calibration, stated) : null);
   const poses = input.poses ? badInputOn(DecodeError, () => parsePosesFile(input.poses!.text, input.poses!.name)) : null;
   return {
     ok: true,
     format: id,
     calibrationProfile,
+    sensorProfile,
     metadata: metadataNeed ? calibration : null,
     poses: poses && input.poses ? { name: input.poses.name, times: poses.times, poses: poses.poses } : null,
   };
+}
+
+/**
+ * The profile a metadata calibration (an Ouster JSON) describes, or null where it cannot make one:
+ * the import reads the file itself and reports what is wrong with it; a log without a profile
+ * only needs one named when it is simulated.
+ */
+function describedSensor(calibration: { name: string; text: string }, stated: { model?: string }): SensorProfile | null {
+  try {
+    return importCalibration(calibration.text, calibration.name, stated).profile;
+  } catch (e) {
+    if (e instanceof CalibrationError) return null;
+    throw e;
+  }
 }
 
 /** Runs `parse`, turning its own kind of error (the file's fault) into bad input. */

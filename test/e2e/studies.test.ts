@@ -80,8 +80,11 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: sensor studies', () => {
     await page.getByTestId('study-new').click();
     await page.getByTestId('study-submit').waitFor();
     await expect.poll(() => page.getByTestId('study-reason').textContent()).toContain('Choose the sensors');
+    // Dozens of built-ins: the list scrolls, so a user types to find a sensor, as here.
     await page.getByTestId('study-profiles').click();
+    await page.keyboard.type('lms291-180-1');
     await page.locator('.n-base-select-option', { hasText: /^lms291-180-1 · / }).click();
+    await page.keyboard.type('vlp16');
     await page.locator('.n-base-select-option', { hasText: /^vlp16 · / }).click();
     await page.getByText('New sensor study').click(); // closes the menu
     await page.getByTestId('study-seconds').fill('1.5');

@@ -25,12 +25,24 @@ describe.skipIf(!HAS_SHARED_DATA)('thicket experiment on a real capture (ouster-
   beforeAll(async () => {
     runCliOk(['project', 'create', '--project', project, '--json'], env);
     runCliOk(['import', PCAP, '--calibration', META, '--poses', POSES, '--project', project, '--json'], env);
-    profile = (runCliOk(['profile', 'import', META, '--project', project, '--json'], env).json as { id: string }).id;
     runCliOk(['log', 'split', '--project', project, '--log', '1', '--at', '3', '--json'], env);
-    x = runCliOk(['experiment', '--project', project, '--train', '2', '--test', '3', '--profile', profile, '--json'], env).json as RealExperiment;
+    // No --profile: each log's own sensor is the profile its calibration made at import.
+    x = runCliOk(['experiment', '--project', project, '--train', '2', '--test', '3', '--json'], env).json as RealExperiment;
     services = await openCliServices(env.THICKET_HOME, project);
+    profile = (await services.call('logs.get', { id: 1 })).profileId!;
   }, 300_000);
   afterAll(async () => services?.close());
+
+  it('keeps the calibration that decoded the capture as the log\'s profile, once however often it is imported', async () => {
+    expect(profile).toBe('os-1-128-v2-3-0-1024x10');
+    const again = runCliOk(['import', PCAP, '--calibration', META, '--scans', '1:1', '--project', project, '--json'], env).json as { log: number };
+    expect((await services.call('logs.get', { id: again.log })).profileId).toBe(profile);
+    const stored = (await services.call('profiles.list', {})).filter((p) => p.id.startsWith('os-1-128-v2-3-0-1024x10'));
+    expect(stored.map((p) => p.id)).toEqual([profile]);
+    // The split logs carry it too, and the experiment simulated with it.
+    for (const id of [2, 3]) expect((await services.call('logs.get', { id })).profileId).toBe(profile);
+    expect(x.profileId).toBeNull();
+  });
 
   it('prints a row per simulator and the self-check, every run simulated from the scored log\'s own rays', async () => {
     expect(x.table.map((r) => r.simulator)).toEqual(['hybrid', 'voxel', 'mesh', 'neighbour']);

@@ -36,7 +36,8 @@ describe('prepare-import', () => {
   it('a JSON calibration makes a capture an Ouster one, which cannot go without it', () => {
     const pcap = sampleVelodynePcap().subarray(0, 1024);
     const json = { name: 'os1.json', text: '{}' };
-    expect(prepareImport({ ...base, name: 'o.pcap', head: pcap, calibration: json })).toMatchObject({ ok: true, format: 'ouster-pcap', metadata: json, calibrationProfile: null });
+    // '{}' is no Ouster metadata: the import itself will say so; no profile describes it.
+    expect(prepareImport({ ...base, name: 'o.pcap', head: pcap, calibration: json })).toMatchObject({ ok: true, format: 'ouster-pcap', metadata: json, calibrationProfile: null, sensorProfile: null });
     expect(prepareImport({ ...base, name: 'o.pcap', head: pcap, format: 'ouster-pcap' })).toEqual({
       ok: false, code: 'bad_input', message: 'o.pcap: an Ouster capture needs its metadata JSON (give it as the calibration)',
     });
