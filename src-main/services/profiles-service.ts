@@ -146,7 +146,6 @@ export function saveProfile(store: ProjectStore, input: unknown): SensorProfile 
  */
 export function adoptProfile(store: ProjectStore, profile: SensorProfile): string {
   const custom: SensorProfile = { ...profile, builtin: false };
-  const json = JSON.stringify(custom);
   for (let n = 1; ; n++) {
     const id = n === 1 ? custom.id : `${custom.id}-${n}`;
     const row = store.profiles.get(id);
