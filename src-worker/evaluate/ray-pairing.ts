@@ -6,10 +6,8 @@
  * scan pattern has one simulated ray per real ray in the same order, so when the two packets
  * have as many rays and ray i of each points the same way (within the tolerance, same return
  * number), ray i pairs with ray i. Otherwise each real ray pairs with the nearest unused
- * simulated ray of the same return number within the tolerance, found through a hash grid over
- * the unit sphere: cells two tolerance-chords wide, so the 2×2×2 block of cells nearest a
- * direction holds every candidate; the grid is an open-addressing table in typed arrays, reused
- * from packet to packet. The second path is greedy in real-ray order: a tie between two real
+ * simulated ray of the same return number within the tolerance, found through the hash grid
+ * over the unit sphere of direction-grid.ts, reused from packet to packet. The second path is greedy in real-ray order: a tie between two real
  * rays for one simulated ray goes to the first; real lidars space their beams far wider than the
  * tolerance, so that only matters for degenerate input. Rays left over on either side are
  * counted, never silently dropped.
@@ -18,6 +16,7 @@
  * beam of the sensor, whatever the two packets' poses.
  */
 import type { PacketChunk } from '../../src-common/packets';
+import { DirectionGrid } from './direction-grid';
 
 /** Smallest tolerance accepted (rad). */
 export const MIN_DIRECTION_TOLERANCE_RAD = 1e-4;
@@ -37,17 +36,10 @@ export class RayPairer {
   byIndex = false;
 
   private readonly cosTol: number;
-  private readonly cell: number;
-  private readonly cellsPerAxis: number;
   // Per simulated ray of the packet: the next ray in its cell (−1 ends), and whether it is taken.
   private next = new Int32Array(1024);
   private used = new Uint8Array(1024);
-  // The hash table: per slot the cell (x, y, z; x = −1 for an empty slot) and its first ray.
-  private slotX = new Int32Array(2048);
-  private slotY = new Int32Array(2048);
-  private slotZ = new Int32Array(2048);
-  private slotHead = new Int32Array(2048);
-  private readonly probe = new Int32Array(6);
+  private readonly grid: DirectionGrid;
 
   /** @param toleranceRad largest angle between two paired rays' directions */
   constructor(toleranceRad: number) {
@@ -55,9 +47,7 @@ export class RayPairer {
       throw new Error(`ray pairing: direction tolerance ${toleranceRad} rad is outside [${MIN_DIRECTION_TOLERANCE_RAD}, π/2]`);
     }
     this.cosTol = Math.cos(toleranceRad);
-    // Two chords of the tolerance: a direction's tolerance ball then spans at most two cells per axis.
-    this.cell = 4 * Math.sin(toleranceRad / 2);
-    this.cellsPerAxis = Math.ceil(2 / this.cell) + 2;
+    this.grid = new DirectionGrid(toleranceRad);
   }
 
   /** Pairs packet rp of `real` with packet sp of `sim`; returns the number of pairs. */
@@ -94,28 +84,29 @@ export class RayPairer {
 
   private pairNearest(real: RayArrays, r0: number, r1: number, sim: RayArrays, s0: number, s1: number): number {
     const ns = s1 - s0;
-    this.resetTable(ns);
-    const next = this.next, used = this.used, sd = sim.rayDir, rd = real.rayDir, probe = this.probe;
+    const grid = this.grid;
+    grid.reset(ns);
+    const head = grid.head, next = this.next, used = this.used, sd = sim.rayDir, rd = real.rayDir;
     for (let j = s0; j < s1; j++) {
       const k = j - s0;
       used[k] = 0;
       next[k] = -1;
-      if (!this.cellOf(sd[3 * j]!, sd[3 * j + 1]!, sd[3 * j + 2]!)) continue; // not a unit vector: never pairs
-      const slot = this.slot(probe[0]!, probe[2]!, probe[4]!, true);
-      next[k] = this.slotHead[slot]!;
-      this.slotHead[slot] = k;
+      if (!grid.cellOf(sd[3 * j]!, sd[3 * j + 1]!, sd[3 * j + 2]!)) continue; // not a unit vector: never pairs
+      const slot = grid.ownSlot();
+      next[k] = head[slot]!;
+      head[slot] = k;
     }
     const cosTol = this.cosTol, sr = sim.rayReturn;
     let n = 0;
     for (let i = r0; i < r1; i++) {
       const x = rd[3 * i]!, y = rd[3 * i + 1]!, z = rd[3 * i + 2]!;
-      if (!this.cellOf(x, y, z)) continue;
+      if (!grid.cellOf(x, y, z)) continue;
       const ret = real.rayReturn[i];
       let best = -1, bestDot = cosTol;
       for (let c = 0; c < 8; c++) {
-        const slot = this.slot(probe[c & 1]!, probe[2 + ((c >> 1) & 1)]!, probe[4 + ((c >> 2) & 1)]!, false);
+        const slot = grid.blockSlot(c);
         if (slot < 0) continue;
-        for (let k = this.slotHead[slot]!; k >= 0; k = next[k]!) {
+        for (let k = head[slot]!; k >= 0; k = next[k]!) {
           if (used[k] || sr[s0 + k] !== ret) continue;
           const b = 3 * (s0 + k);
           const dot = x * sd[b]! + y * sd[b + 1]! + z * sd[b + 2]!;
@@ -137,55 +128,6 @@ export class RayPairer {
     this.realUnpaired = r1 - r0 - n;
     this.simUnpaired = ns - n;
     return n;
-  }
-
-  /**
-   * Cell of a direction and the neighbour on its nearer side per axis, into probe = [x, x', y,
-   * y', z, z']; false for a direction that is not a finite unit-ish vector.
-   */
-  private cellOf(x: number, y: number, z: number): boolean {
-    return this.axisCell(x, 0) && this.axisCell(y, 2) && this.axisCell(z, 4);
-  }
-
-  private axisCell(v: number, o: number): boolean {
-    const f = (v + 1) / this.cell + 1; // +1: the lower neighbour of cell 0 stays ≥ 0
-    if (!(f >= 1 && f < this.cellsPerAxis)) return false;
-    const c = Math.floor(f);
-    this.probe[o] = c;
-    this.probe[o + 1] = f - c < 0.5 ? c - 1 : c + 1;
-    return true;
-  }
-
-  /** The table slot of a cell: found, or (insert) claimed; −1 when absent. Linear probing. */
-  private slot(cx: number, cy: number, cz: number, insert: boolean): number {
-    const mask = this.slotX.length - 1;
-    let h = (Math.imul(cx, 73856093) ^ Math.imul(cy, 19349663) ^ Math.imul(cz, 83492791)) & mask;
-    for (;;) {
-      const sx = this.slotX[h]!;
-      if (sx === -1) {
-        if (!insert) return -1;
-        this.slotX[h] = cx;
-        this.slotY[h] = cy;
-        this.slotZ[h] = cz;
-        this.slotHead[h] = -1;
-        return h;
-      }
-      if (sx === cx && this.slotY[h] === cy && this.slotZ[h] === cz) return h;
-      h = (h + 1) & mask;
-    }
-  }
-
-  /** Empties the table, sized to at most half full for `rays` cells. */
-  private resetTable(rays: number): void {
-    let size = this.slotX.length;
-    while (size < 2 * rays) size *= 2;
-    if (size !== this.slotX.length) {
-      this.slotX = new Int32Array(size);
-      this.slotY = new Int32Array(size);
-      this.slotZ = new Int32Array(size);
-      this.slotHead = new Int32Array(size);
-    }
-    this.slotX.fill(-1);
   }
 
   private ensure(n: number): void {

@@ -16,6 +16,7 @@
  * sensor, whatever the poses).
  */
 import type { EvalChunk } from './packet-cursor';
+import { DirectionGrid } from './direction-grid';
 import type { WindowPacket } from './sim-window';
 
 export class WindowPairer {
@@ -26,8 +27,7 @@ export class WindowPairer {
   count = 0;
 
   private readonly cosTol: number;
-  private readonly cell: number;
-  private readonly cellsPerAxis: number;
+  private readonly grid: DirectionGrid;
   // Per entry (a simulated ray of the window): its window slot, ray, firing time and the next entry in its cell.
   private eSlot = new Uint32Array(1024);
   private eRay = new Uint32Array(1024);
@@ -37,16 +37,10 @@ export class WindowPairer {
   private eOwner = new Int32Array(1024);
   /** Per pair of this call: its entry. */
   private entry = new Uint32Array(1024);
-  private slotX = new Int32Array(2048);
-  private slotY = new Int32Array(2048);
-  private slotZ = new Int32Array(2048);
-  private slotHead = new Int32Array(2048);
-  private readonly probe = new Int32Array(6);
 
   constructor(toleranceRad: number) {
     this.cosTol = Math.cos(toleranceRad);
-    this.cell = 4 * Math.sin(toleranceRad / 2);
-    this.cellsPerAxis = Math.ceil(2 / this.cell) + 2;
+    this.grid = new DirectionGrid(toleranceRad);
   }
 
   /**
@@ -112,13 +106,14 @@ export class WindowPairer {
 
   /** The best free candidate of a query (−1: none), never `exclude`. Sets the probe cells. */
   private best(q: Query, window: readonly WindowPacket[], exclude: number): number {
-    if (!this.cellOf(q.x, q.y, q.z)) return -1;
-    const probe = this.probe, eSlot = this.eSlot, eRay = this.eRay, eTime = this.eTime, eNext = this.eNext;
+    const grid = this.grid;
+    if (!grid.cellOf(q.x, q.y, q.z)) return -1;
+    const head = grid.head, eSlot = this.eSlot, eRay = this.eRay, eTime = this.eTime, eNext = this.eNext;
     let best = -1, bestCost = Infinity, bestDot = this.cosTol;
     for (let c = 0; c < 8; c++) {
-      const s = this.slotOf(probe[c & 1]!, probe[2 + ((c >> 1) & 1)]!, probe[4 + ((c >> 2) & 1)]!, false);
+      const s = grid.blockSlot(c);
       if (s < 0) continue;
-      for (let k = this.slotHead[s]!; k >= 0; k = eNext[k]!) {
+      for (let k = head[s]!; k >= 0; k = eNext[k]!) {
         const w = window[eSlot[k]!]!, j = eRay[k]!;
         if (k === exclude || w.used[j - w.r0] || w.chunk.rayReturn[j] !== q.ret) continue;
         const cost = q.timed ? Math.abs(eTime[k]! - q.t) : 0;
@@ -138,13 +133,14 @@ export class WindowPairer {
 
   /** Every candidate of a query, taken or not, best first. */
   private candidates(q: Query, window: readonly WindowPacket[]): number[] {
-    if (!this.cellOf(q.x, q.y, q.z)) return [];
-    const probe = this.probe, eSlot = this.eSlot, eRay = this.eRay, eTime = this.eTime, eNext = this.eNext;
+    const grid = this.grid;
+    if (!grid.cellOf(q.x, q.y, q.z)) return [];
+    const head = grid.head, eSlot = this.eSlot, eRay = this.eRay, eTime = this.eTime, eNext = this.eNext;
     const out: { k: number; cost: number; dot: number }[] = [];
     for (let c = 0; c < 8; c++) {
-      const s = this.slotOf(probe[c & 1]!, probe[2 + ((c >> 1) & 1)]!, probe[4 + ((c >> 2) & 1)]!, false);
+      const s = grid.blockSlot(c);
       if (s < 0) continue;
-      for (let k = this.slotHead[s]!; k >= 0; k = eNext[k]!) {
+      for (let k = head[s]!; k >= 0; k = eNext[k]!) {
         const w = window[eSlot[k]!]!, j = eRay[k]!;
         if (w.chunk.rayReturn[j] !== q.ret) continue;
         const cost = q.timed ? Math.abs(eTime[k]! - q.t) : 0;
@@ -163,8 +159,9 @@ export class WindowPairer {
     for (const w of window) if (w.t1 >= a && w.t0 <= b) total += w.r1 - w.r0 - w.pairs;
     if (total === 0) return 0;
     this.ensureEntries(total);
-    this.resetTable(total);
-    const probe = this.probe;
+    const grid = this.grid;
+    grid.reset(total);
+    const head = grid.head;
     let n = 0;
     for (let s = 0; s < window.length; s++) {
       const w = window[s]!;
@@ -174,62 +171,18 @@ export class WindowPairer {
         if (w.used[j - w.r0]) continue;
         const t = w.time + (rt ? rt[j]! : 0);
         if (t < a || t > b) continue;
-        if (!this.cellOf(d[3 * j]!, d[3 * j + 1]!, d[3 * j + 2]!)) continue; // not a unit vector: never pairs
-        const cell = this.slotOf(probe[0]!, probe[2]!, probe[4]!, true);
+        if (!grid.cellOf(d[3 * j]!, d[3 * j + 1]!, d[3 * j + 2]!)) continue; // not a unit vector: never pairs
+        const cell = grid.ownSlot();
         this.eSlot[n] = s;
         this.eRay[n] = j;
         this.eTime[n] = t;
-        this.eNext[n] = this.slotHead[cell]!;
+        this.eNext[n] = head[cell]!;
         this.eOwner[n] = -1;
-        this.slotHead[cell] = n;
+        head[cell] = n;
         n++;
       }
     }
     return n;
-  }
-
-  /** Cell of a direction and the neighbour on its nearer side per axis, into probe = [x, x', y, y', z, z']. */
-  private cellOf(x: number, y: number, z: number): boolean {
-    return this.axisCell(x, 0) && this.axisCell(y, 2) && this.axisCell(z, 4);
-  }
-
-  private axisCell(v: number, o: number): boolean {
-    const f = (v + 1) / this.cell + 1;
-    if (!(f >= 1 && f < this.cellsPerAxis)) return false;
-    const c = Math.floor(f);
-    this.probe[o] = c;
-    this.probe[o + 1] = f - c < 0.5 ? c - 1 : c + 1;
-    return true;
-  }
-
-  private slotOf(cx: number, cy: number, cz: number, insert: boolean): number {
-    const mask = this.slotX.length - 1;
-    let h = (Math.imul(cx, 73856093) ^ Math.imul(cy, 19349663) ^ Math.imul(cz, 83492791)) & mask;
-    for (;;) {
-      const sx = this.slotX[h]!;
-      if (sx === -1) {
-        if (!insert) return -1;
-        this.slotX[h] = cx;
-        this.slotY[h] = cy;
-        this.slotZ[h] = cz;
-        this.slotHead[h] = -1;
-        return h;
-      }
-      if (sx === cx && this.slotY[h] === cy && this.slotZ[h] === cz) return h;
-      h = (h + 1) & mask;
-    }
-  }
-
-  private resetTable(entries: number): void {
-    let size = this.slotX.length;
-    while (size < 2 * entries) size *= 2;
-    if (size !== this.slotX.length) {
-      this.slotX = new Int32Array(size);
-      this.slotY = new Int32Array(size);
-      this.slotZ = new Int32Array(size);
-      this.slotHead = new Int32Array(size);
-    }
-    this.slotX.fill(-1);
   }
 
   private ensureEntries(n: number): void {
