@@ -14,6 +14,7 @@ import type { ProfileFile, ProfileKind, ProfilePattern, SensorProfile } from '..
 import type { EvaluationMetrics } from '../../src-common/metrics';
 import { regionProblem } from '../../src-common/evaluation-region';
 import type { StudyMetrics } from '../../src-common/study-results';
+import type { RealExperiment } from '../../src-common/experiment-results';
 import type { FormatCatalogue } from '../../src-common/format-info';
 
 // ---------- shared field schemas ----------
@@ -536,6 +537,25 @@ export const requestSchemas = {
     .refine((r) => (r.definition === undefined) !== (r.study === undefined), { error: 'give either definition or study' }),
   /** Evaluate a run against a real drive log (a job; its result is the metrics and the stored evaluation's id). */
   'evaluate.start': z.object({ realLogId: Id, runId: Id, params: EvaluationParams.default({}) }).strict(),
+  /**
+   * The real-data experiment (docs/fitting-and-primitives.md): fit the training log, build every
+   * simulator from it, simulate the test log's own rays with each and evaluate them, plus the
+   * hybrid model's self-check. A sequence of ordinary jobs (each in the jobs panel, cancel there);
+   * answers when the last has finished.
+   */
+  'experiments.run': z
+    .object({
+      trainLogId: Id,
+      testLogId: Id,
+      seed: Seed.default(1),
+      /** The simulated sensor; default each log's own profile. */
+      profileId: z.string().min(1).max(128).optional(),
+      /** Fitting parameters θ (docs/methods.md §1). */
+      fitParams: z.record(z.string(), z.number().finite()).default({}),
+      /** Evaluation parameters for every evaluation, the region among them. */
+      params: EvaluationParams.default({}),
+    })
+    .strict(),
   /** Stored evaluations, newest last; optionally of one run or one log. */
   'evaluations.list': z.object({ runId: Id.optional(), realLogId: Id.optional() }).strict(),
   /** One evaluation with its per-packet series. */
@@ -1026,6 +1046,7 @@ export interface Responses {
   'studies.report': { html: string };
   'study.start': { job: JobInfo; study: StudyInfo };
   'evaluate.start': { job: JobInfo };
+  'experiments.run': RealExperiment;
   'evaluations.list': EvaluationInfo[];
   'evaluations.get': EvaluationData;
   'evaluations.delete': { deleted: boolean };

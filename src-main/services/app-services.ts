@@ -37,6 +37,7 @@ import { studyHandlers } from './handlers/study-handlers';
 import { fitHandlers } from './handlers/fit-handlers';
 import { primitiveHandlers } from './handlers/primitive-handlers';
 import { evaluationHandlers } from './handlers/evaluation-handlers';
+import { experimentHandlers } from './handlers/experiment-handlers';
 import { formatZodError } from './validation';
 import type { AppServicesOptions, Handlers, ServiceContext } from './service-context';
 import { version } from './version';
@@ -75,6 +76,7 @@ export class AppServices implements ApiHost, ServiceContext {
       ...fitHandlers(this),
       ...primitiveHandlers(this),
       ...evaluationHandlers(this),
+      ...experimentHandlers(this),
     };
   }
 

@@ -19,27 +19,11 @@
  * The simulator rows come back in a fixed order; every run and evaluation stays in the project.
  */
 import { ApiError, type ComposeResult, type DriveLogInfo, type ExtractResult } from '../api/contract';
-import type { EvaluationMetrics, HeadlineMetrics } from '../../src-common/metrics';
+import type { EvaluationMetrics } from '../../src-common/metrics';
+import { REAL_SIMULATORS, type RealExperiment, type RealExperimentRow, type RealSimulator } from '../../src-common/experiment-results';
 import { MESH_BASELINE_SIGMA, fitLog, settle, type ExperimentHost } from './experiment-service';
 
-export type RealSimulator = 'hybrid' | 'voxel' | 'mesh' | 'neighbour';
-
-export interface RealExperimentRow extends HeadlineMetrics {
-  simulator: RealSimulator;
-  run: number;
-  evaluation: number;
-}
-
-export interface RealExperiment {
-  table: RealExperimentRow[];
-  selfCheck: RealExperimentRow;
-  model: number;
-  primitives: { hybrid: number; mesh: number; segments: number };
-  scenes: { mesh: number };
-  /** The simulated sensor when one was given; null: each log's own. */
-  profileId: string | null;
-  seconds: number;
-}
+export type { RealExperiment, RealExperimentRow, RealSimulator };
 
 export interface RealExperimentOptions {
   trainLogId: number;
@@ -54,7 +38,6 @@ export interface RealExperimentOptions {
   note?: (message: string) => void;
 }
 
-const ORDER: readonly RealSimulator[] = ['hybrid', 'voxel', 'mesh', 'neighbour'];
 
 export async function runRealExperiment(host: ExperimentHost, opts: RealExperimentOptions): Promise<RealExperiment> {
   const t0 = performance.now();
@@ -102,7 +85,7 @@ export async function runRealExperiment(host: ExperimentHost, opts: RealExperime
     return { simulator, packets: m.packets, packetError: m.packetError, precision: m.precision, recall: m.recall, f1: m.f1, pointCloudError: m.pointCloudError, run: runId, evaluation: m.evaluation };
   };
   const table: RealExperimentRow[] = [];
-  for (const s of ORDER) table.push(await row(s, test, `Experiment: ${test.name} predicted from ${train.name}`));
+  for (const s of REAL_SIMULATORS) table.push(await row(s, test, `Experiment: ${test.name} predicted from ${train.name}`));
   const selfCheck = await row('hybrid', train, `Experiment self-check: ${train.name}`);
   return {
     table,

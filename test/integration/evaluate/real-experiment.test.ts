@@ -83,6 +83,8 @@ describe.skipIf(!HAS_SHARED_DATA)('thicket experiment on a real capture (ouster-
     const badRegion = runCli(['experiment', '--project', project, '--train', '2', '--test', '3', '--region', 'azimuth=10', '--json'], env);
     expect(badRegion.status).toBe(2);
     expect((badRegion.json as { error: string }).error).toMatch(/--region: term "azimuth=10"/);
+    // The API's experiments.run (the app's Predict a log…) refuses the same.
+    await expect(services.call('experiments.run', { trainLogId: 2, testLogId: 2 })).rejects.toMatchObject({ code: 'bad_input' });
     const noTest = runCli(['experiment', '--project', project, '--train', '2'], env);
     expect(noTest.status).toBe(2);
     expect(noTest.stderr).toMatch(/--test LOG is required/);
