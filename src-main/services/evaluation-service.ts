@@ -17,6 +17,8 @@ import type { ProjectSession } from './project-session';
 import { chunkBuffers, type PacketChunk } from '../../src-common/packets';
 import { resolveEvaluationOptions, type EvaluationOptions } from '../../src-common/evaluation-options';
 import type { EvaluateRunInput, FeedReply, FeedRequest } from '../../src-worker/tasks/evaluate-run';
+import type { SensorProfile } from '../../src-common/sensor-profile';
+import { getProfile } from './profiles-service';
 
 
 /** The contract's flat options → the evaluator's. */
@@ -48,6 +50,16 @@ export function defaultPairing(runParams: Record<string, unknown>, logId: number
   return Number(runParams.raysFromLogId) === logId ? 'rays' : 'time';
 }
 
+/** The profile a log was recorded with, when it has one the project still holds. */
+function logSensor(session: ProjectSession, id: string | null): SensorProfile | null {
+  if (!id) return null;
+  try {
+    return getProfile(session.store, id);
+  } catch {
+    return null; // deleted since: pair by the stored directions
+  }
+}
+
 export function startEvaluation(ctx: ServiceContext, req: ParsedRequest<'evaluate.start'>): RunningJob {
   const session = ctx.requireSession();
   const { store } = session;
@@ -66,6 +78,8 @@ export function startEvaluation(ctx: ServiceContext, req: ParsedRequest<'evaluat
   const input: EvaluateRunInput = {
     feed: port2, options, realPackets: log.packets, simPackets: run.packets,
     names: { real: `drive log ${log.id} (${log.name})`, sim: `run ${run.id} (${run.name})` },
+    // A run of the log's own rays fired each along its stored direction: those pair as stored.
+    ...(resolved.packetPairing === 'rays' ? {} : { beams: { real: logSensor(session, log.profileId), sim: (run.params.profile as SensorProfile | undefined) ?? null } }),
   };
   let series: PerPacketSeries | null = null;
   const close = () => {

@@ -332,7 +332,7 @@ export class ObservationEvaluator {
       if (w.pairs === 0 && dt <= tol && w.r1 - w.r0 === n && (!best || dt < Math.abs(best.time - cur.time))) best = w;
     }
     if (!best || n === 0) return false;
-    const rc = cur.chunk, sc = best.chunk, rd = rc.rayDir, sd = sc.rayDir;
+    const rc = cur.chunk, sc = best.chunk, rd = rc.pairDir ?? rc.rayDir, sd = sc.pairDir ?? sc.rayDir;
     for (let i = 0; i < n; i++) {
       const a = 3 * (cur.r0 + i), b = 3 * (best.r0 + i);
       const dot = rd[a]! * sd[b]! + rd[a + 1]! * sd[b + 1]! + rd[a + 2]! * sd[b + 2]!;
@@ -397,9 +397,10 @@ export class ObservationEvaluator {
       throw new EvaluationError(`${where}: ${pulses} pulses but simulated packet ${w.index} has ${w.r1 - w.r0} rays: the run was not simulated from this log's rays`);
     }
     let j = w.r0;
+    const rd = rc.pairDir ?? rc.rayDir, sd = sc.pairDir ?? sc.rayDir;
     for (let i = cur.r0; i < cur.r1; i++) {
       if (rc.rayReturn[i] !== 0) continue;
-      const dot = rc.rayDir[3 * i]! * sc.rayDir[3 * j]! + rc.rayDir[3 * i + 1]! * sc.rayDir[3 * j + 1]! + rc.rayDir[3 * i + 2]! * sc.rayDir[3 * j + 2]!;
+      const dot = rd[3 * i]! * sd[3 * j]! + rd[3 * i + 1]! * sd[3 * j + 1]! + rd[3 * i + 2]! * sd[3 * j + 2]!;
       if (!(dot >= this.cosTol)) {
         const deg = (Math.acos(Math.max(-1, Math.min(1, dot))) * 180) / Math.PI;
         throw new EvaluationError(`${where}: ray ${i - cur.r0} points ${Number.isFinite(deg) ? deg.toFixed(3) : 'NaN'}° away from simulated ray ${j - w.r0} (tolerance ${this.opts.directionToleranceDeg}°): the run was not simulated from this log's rays`);

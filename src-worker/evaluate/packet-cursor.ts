@@ -24,7 +24,14 @@ export type Peek = (typeof Peek)[keyof typeof Peek];
  * time) and classes (without them, none is labelled) are optional.
  */
 export type EvalChunk = Pick<PacketChunk, 'packetCount' | 'packetTime' | 'packetPose' | 'rayStart' | 'rayDir' | 'rayRange' | 'rayReturn'> &
-  Partial<Pick<PacketChunk, 'rayTime' | 'rayClass'>>;
+  Partial<Pick<PacketChunk, 'rayTime' | 'rayClass'>> & {
+    /**
+     * The directions pairing compares, where they differ from rayDir: the beams' (sensors whose
+     * beams start off the origin, such as an Ouster, store a hit's direction from the origin;
+     * src-worker/sensors/beam-directions.ts). Points are always made from rayDir.
+     */
+    pairDir?: Float32Array;
+  };
 
 export class PacketCursor {
   private readonly chunks: EvalChunk[] = [];

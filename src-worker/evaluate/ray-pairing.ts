@@ -21,7 +21,7 @@ import { DirectionGrid } from './direction-grid';
 /** Smallest tolerance accepted (rad). */
 export const MIN_DIRECTION_TOLERANCE_RAD = 1e-4;
 
-type RayArrays = Pick<PacketChunk, 'rayStart' | 'rayDir' | 'rayReturn'>;
+type RayArrays = Pick<PacketChunk, 'rayStart' | 'rayDir' | 'rayReturn'> & { pairDir?: Float32Array };
 
 export class RayPairer {
   /** Absolute ray indices (into each chunk's ray arrays) of the pairs found by the last pair(). */
@@ -72,7 +72,7 @@ export class RayPairer {
   }
 
   private indexMatches(real: RayArrays, r0: number, sim: RayArrays, s0: number, n: number): boolean {
-    const rd = real.rayDir, sd = sim.rayDir, rr = real.rayReturn, sr = sim.rayReturn, cosTol = this.cosTol;
+    const rd = real.pairDir ?? real.rayDir, sd = sim.pairDir ?? sim.rayDir, rr = real.rayReturn, sr = sim.rayReturn, cosTol = this.cosTol;
     for (let i = 0; i < n; i++) {
       const a = 3 * (r0 + i), b = 3 * (s0 + i);
       const dot = rd[a]! * sd[b]! + rd[a + 1]! * sd[b + 1]! + rd[a + 2]! * sd[b + 2]!;
@@ -86,7 +86,7 @@ export class RayPairer {
     const ns = s1 - s0;
     const grid = this.grid;
     grid.reset(ns);
-    const head = grid.head, next = this.next, used = this.used, sd = sim.rayDir, rd = real.rayDir;
+    const head = grid.head, next = this.next, used = this.used, sd = sim.pairDir ?? sim.rayDir, rd = real.pairDir ?? real.rayDir;
     for (let j = s0; j < s1; j++) {
       const k = j - s0;
       used[k] = 0;

@@ -54,7 +54,7 @@ export class WindowPairer {
     if (n === 0) return 0;
     const r0 = real.rayStart[rp]!, r1 = real.rayStart[rp + 1]!;
     this.ensurePairs(r1 - r0);
-    const rd = real.rayDir, rt = real.rayTime, owner = this.eOwner;
+    const rd = real.pairDir ?? real.rayDir, rt = real.rayTime, owner = this.eOwner;
     const q: Query = { x: 0, y: 0, z: 0, ret: 0, t: 0, timed, tolS };
     const at = (i: number) => {
       q.x = rd[3 * i]!; q.y = rd[3 * i + 1]!; q.z = rd[3 * i + 2]!;
@@ -118,7 +118,7 @@ export class WindowPairer {
         if (k === exclude || w.used[j - w.r0] || w.chunk.rayReturn[j] !== q.ret) continue;
         const cost = q.timed ? Math.abs(eTime[k]! - q.t) : 0;
         if (cost > q.tolS) continue;
-        const sd = w.chunk.rayDir;
+        const sd = w.chunk.pairDir ?? w.chunk.rayDir;
         const dot = q.x * sd[3 * j]! + q.y * sd[3 * j + 1]! + q.z * sd[3 * j + 2]!;
         if (dot < this.cosTol) continue;
         if (cost < bestCost || (cost === bestCost && (dot > bestDot || (dot === bestDot && (best < 0 || k < best))))) {
@@ -145,7 +145,7 @@ export class WindowPairer {
         if (w.chunk.rayReturn[j] !== q.ret) continue;
         const cost = q.timed ? Math.abs(eTime[k]! - q.t) : 0;
         if (cost > q.tolS) continue;
-        const sd = w.chunk.rayDir;
+        const sd = w.chunk.pairDir ?? w.chunk.rayDir;
         const dot = q.x * sd[3 * j]! + q.y * sd[3 * j + 1]! + q.z * sd[3 * j + 2]!;
         if (dot >= this.cosTol) out.push({ k, cost, dot });
       }
@@ -166,7 +166,7 @@ export class WindowPairer {
     for (let s = 0; s < window.length; s++) {
       const w = window[s]!;
       if (w.t1 < a || w.t0 > b || w.pairs === w.r1 - w.r0) continue;
-      const d = w.chunk.rayDir, rt = w.chunk.rayTime;
+      const d = w.chunk.pairDir ?? w.chunk.rayDir, rt = w.chunk.rayTime;
       for (let j = w.r0; j < w.r1; j++) {
         if (w.used[j - w.r0]) continue;
         const t = w.time + (rt ? rt[j]! : 0);

@@ -17,6 +17,8 @@ import type { TaskContext } from './task-context';
 import type { PacketChunk } from '../../src-common/packets';
 import { EvaluationError, ObservationEvaluator } from '../evaluate/observation-metrics';
 import { withRays } from '../formats/packed-rays';
+import { beamDirections } from '../sensors/beam-directions';
+import type { SensorProfile } from '../../src-common/sensor-profile';
 import type { EvaluationOptions } from '../../src-common/evaluation-options';
 import { type ObservationMetrics, PER_PACKET_FIELDS } from '../../src-common/metrics';
 
@@ -30,6 +32,17 @@ export interface EvaluateRunInput {
   simPackets: number;
   /** What the two sides are called in an error ("drive log 2 (000000.bin)", "run 5 (…)"). */
   names?: { real: string; sim: string };
+  /**
+   * Each side's sensor, where its beams start off the origin (an Ouster): rays then pair by their
+   * beams' directions, which a hit's stored direction leans away from at short range
+   * (docs/drive-logs.md, *Ouster frames*). Null or absent: stored directions.
+   */
+  beams?: { real: SensorProfile | null; sim: SensorProfile | null };
+}
+
+/** The profile when some of its beams start off the origin (their hits' directions lean), else null. */
+function offBeam(p: SensorProfile | null): SensorProfile | null {
+  return p && p.groups.some((g) => g.lasers.some((l) => l.verticalOffset !== 0 || l.horizontalOffset !== 0)) ? p : null;
 }
 
 /** What the host answers on the feed. */
@@ -37,7 +50,7 @@ export type FeedReply = { side: Side; chunk: PacketChunk | null } | { side: Side
 export type FeedRequest = { want: Side } | { restart: Side };
 
 export async function evaluateRunTask(input: EvaluateRunInput, ctx: TaskContext): Promise<ObservationMetrics> {
-  const feed = new ChunkFeed(input.feed);
+  const feed = new ChunkFeed(input.feed, input.beams);
   try {
     ctx.progress(0, 'pairing packets', true);
     const check = () => ctx.checkCancelled();
@@ -81,12 +94,18 @@ class ChunkFeed {
   private readonly waiting: Record<Side, { resolve: (c: PacketChunk | null) => void; reject: (e: Error) => void } | null> = { real: null, sim: null };
   private failure: Error | null = null;
 
-  constructor(private readonly port: MessagePort) {
+  constructor(
+    private readonly port: MessagePort,
+    beams: EvaluateRunInput['beams'] = { real: null, sim: null },
+  ) {
+    const offset = { real: offBeam(beams.real), sim: offBeam(beams.sim) };
     port.on('message', (m: FeedReply) => {
       const side = m.side;
       this.asked[side]--;
       if ('error' in m) return this.fail(new Error(m.error));
-      const chunk = m.chunk && withRays(m.chunk);
+      const chunk: (PacketChunk & { pairDir?: Float32Array }) | null = m.chunk && withRays(m.chunk);
+      const profile = offset[side];
+      if (chunk && profile) chunk.pairDir = beamDirections(chunk, profile);
       const w = this.waiting[side];
       if (w) {
         this.waiting[side] = null;
