@@ -120,8 +120,8 @@ export const RANGE_SAMPLER_OPTIONS: { value: RangeSampler; label: string; hint: 
   { value: 'gaussian-point', label: 'gaussian-point', hint: 'A sample of the element’s N(μ, Σ); the point may leave the ray' },
 ];
 
-/** Built-in sensor profiles (offered until the host's profile list has loaded). */
-export const BUILTIN_PROFILE_IDS = ['lms291', 'vlp16', 'hdl32e', 'hdl64e'] as const;
+/** The four classic built-ins (offered until the host's full profile list has loaded; ids as in src-common/builtin-profiles.ts). */
+export const BUILTIN_PROFILE_IDS = ['lms291-180-1', 'vlp16', 'hdl32e', 'hdl64e'] as const;
 
 type ProfileOptionSource = Pick<ProfileSummary, 'id' | 'name' | 'builtin' | 'lasers' | 'rotationHz'>;
 export type ProfileOptionGroup = { type: 'group'; key: string; label: string; children: { value: string; label: string }[] };

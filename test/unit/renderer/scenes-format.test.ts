@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requestSchemas } from '../../../src-main/api/contract';
-import { SCENE_KIND_SPECS, countWithShare, defaultParams, defaultSimulateForm, formatExtent, formatRunEstimate, formatShare, formatTrajectory, generateRequest, hasTrail, humanizeKey, profileOptions, runProfileLabel, sceneBounds, sceneFacts, sceneHeadline, simulateRequest, suggestedStart, withGroundTruthNames, type SimulateForm } from '../../../src-renderer/components/scenes/scene-format';
+import { SCENE_KIND_SPECS, countWithShare, defaultParams, defaultSimulateForm, formatExtent, formatRunEstimate, formatShare, formatTrajectory, generateRequest, hasTrail, humanizeKey, profileOptions, BUILTIN_PROFILE_IDS, runProfileLabel, sceneBounds, sceneFacts, sceneHeadline, simulateRequest, suggestedStart, withGroundTruthNames, type SimulateForm } from '../../../src-renderer/components/scenes/scene-format';
+import { BUILTIN_IDS } from '../../../src-common/builtin-profiles';
 
 describe('scene generation form', () => {
   it('has the contract defaults for every kind', () => {
@@ -95,7 +96,9 @@ describe('profile picker', () => {
   const mine = { id: 'vlp16-copy', name: 'My VLP', builtin: false, lasers: 16, rotationHz: 20, raysPerSecond: 288_000 };
 
   it('offers the built-in ids until the list loads, then groups built-in and project profiles', () => {
-    expect(profileOptions([])[0]!.children.map((o) => o.value)).toEqual(['lms291', 'vlp16', 'hdl32e', 'hdl64e']);
+    expect(profileOptions([])[0]!.children.map((o) => o.value)).toEqual(['lms291-180-1', 'vlp16', 'hdl32e', 'hdl64e']);
+    // Each is a real built-in id (the host would refuse anything else).
+    for (const id of BUILTIN_PROFILE_IDS) expect(BUILTIN_IDS).toContain(id);
     const groups = profileOptions([mine, vlp]);
     expect(groups.map((g) => g.label)).toEqual(['Built-in', 'This project']);
     expect(groups[0]!.children).toEqual([{ value: 'vlp16', label: 'vlp16 · Velodyne VLP-16 · 16 lasers · 10 Hz' }]);
