@@ -77,7 +77,7 @@ export async function runRealExperiment(host: ExperimentHost, opts: RealExperime
       ...sources[simulator],
       ...(profileId ? { profileId } : {}),
       seed: opts.seed,
-      ...raysOf(log.id),
+      raysFromLogId: log.id, // the log's own rays, from its own poses
       name: `${label}: ${simulator} simulator`,
     })).job);
     const runId = Number(sim.run);
@@ -96,9 +96,4 @@ export async function runRealExperiment(host: ExperimentHost, opts: RealExperime
     profileId,
     seconds: Math.round((performance.now() - t0) / 100) / 10,
   };
-}
-
-/** The simulate.start fields that fire exactly a log's own rays from its own poses. */
-function raysOf(logId: number): Record<string, unknown> {
-  return { trajectory: { kind: 'log', logId }, raysFromLogId: logId };
 }
