@@ -116,6 +116,23 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec(`ALTER TABLE primitives ADD COLUMN job_id INTEGER REFERENCES jobs(id) ON DELETE SET NULL`);
     },
   },
+  {
+    version: 7,
+    name: 'what a drive log source file held',
+    up(db) {
+      // What an imported file held that the packets do not and an export restores (a LAS
+      // file's scale, offsets, coordinate-system records, clock and per-hit class codes:
+      // docs/drive-logs.md "LAS export"): `meta` JSON, `classes` one byte per hit in log order.
+      db.exec(`
+        CREATE TABLE log_sources (
+          log_id  INTEGER PRIMARY KEY REFERENCES drive_logs(id) ON DELETE CASCADE,
+          format  TEXT NOT NULL,
+          meta    TEXT NOT NULL CHECK (json_valid(meta)),
+          classes BLOB
+        );
+      `);
+    },
+  },
 ];
 
 MIGRATIONS.forEach((m, i) => {
