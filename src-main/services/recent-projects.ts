@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { RecentProject } from '../api/contract';
 
@@ -37,8 +38,16 @@ export class RecentProjects {
 
   private write(entries: Omit<RecentProject, 'exists'>[]): void {
     mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(entries, null, 2));
-    renameSync(tmp, this.file); // atomic replace: a crash never leaves half a file
+    // A temp name of this write's own: processes sharing the folder (two CLI commands, the app)
+    // never rename each other's file away. The rename replaces atomically: a crash never leaves
+    // half a file, and of two writers the last one's list stands.
+    const tmp = `${this.file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      writeFileSync(tmp, JSON.stringify(entries, null, 2));
+      renameSync(tmp, this.file);
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      throw e;
+    }
   }
 }

@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import { ApiError, type AnnotationData, type AnnotationEntry, type AnnotationInfo } from '../api/contract';
 import { EntityRows } from './entity-rows';
+import { writeTransaction } from './write-transaction';
 
 interface Row {
   id: number;
@@ -37,11 +38,11 @@ export class AnnotationsRepository extends EntityRows<Row, AnnotationInfo> {
   create(name: string, logId: number | null, entries: readonly AnnotationEntry[]): AnnotationInfo {
     const trimmed = name.trim();
     if (trimmed === '') throw new ApiError('bad_input', 'an annotation needs a name');
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       if (logId !== null && !this.stmts.logExists.get(logId)) throw new ApiError('not_found', `no drive log ${logId}`);
       const id = Number(this.stmts.insert.run(trimmed, logId, JSON.stringify(entries)).lastInsertRowid);
       return this.get(id)!;
-    })();
+    });
   }
 
   /** Every annotation, or a log's, oldest first (without their entries). */

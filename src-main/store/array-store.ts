@@ -19,6 +19,7 @@ import {
   type DtypeArrays,
   type StorableArray,
 } from './typed-blobs';
+import { writeTransaction } from './write-transaction';
 
 /** The only tables an ArrayStore may address: table names are interpolated into SQL. */
 export const ARRAY_TABLES = ['log_arrays', 'model_arrays', 'primitive_arrays', 'scene_arrays'] as const;
@@ -79,9 +80,9 @@ export class ArrayStore {
   /** Stores `array` as `name` of owner `ownerId`, replacing any array of that name. */
   writeArray(ownerId: number, name: string, array: AnyStorableArray, chunkBytes = DEFAULT_CHUNK_BYTES): void {
     const writes = this.chunkWrites(ownerId, name, array, chunkBytes);
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       for (const write of writes) write();
-    })();
+    });
   }
 
   /**

@@ -9,6 +9,7 @@ import type Database from 'better-sqlite3';
 import type { EvaluationInfo } from '../api/contract';
 import type { EvaluationMetrics } from '../../src-common/metrics';
 import { dtypeOf, fromBlob, isDtype, toBlob, type AnyStorableArray, type StorableArray } from './typed-blobs';
+import { writeTransaction } from './write-transaction';
 
 interface EvaluationRow {
   id: number;
@@ -67,11 +68,11 @@ export class EvaluationsRepository {
 
   /** Stores an evaluation and its arrays in one transaction; returns it as listed. */
   create(e: NewEvaluation, arrays: Record<string, AnyStorableArray>): EvaluationInfo {
-    const id = this.db.transaction(() => {
+    const id = writeTransaction(this.db, () => {
       const id = Number(this.stmts.insert.run(e.realLogId, e.runId, JSON.stringify(e.params), JSON.stringify(e.metrics), e.jobId).lastInsertRowid);
       for (const [name, array] of Object.entries(arrays)) this.stmts.insertArray.run(id, name, dtypeOf(array), toBlob(array));
       return id;
-    })();
+    });
     return this.get(id)!;
   }
 

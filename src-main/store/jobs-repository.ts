@@ -6,6 +6,7 @@
 import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 import { ApiError, JOB_STATES, type JobInfo, type JobState } from '../api/contract';
+import { writeTransaction } from './write-transaction';
 
 export interface JobPatch {
   state?: JobState;
@@ -106,7 +107,7 @@ export class JobsRepository {
     const keys = (Object.keys(patch) as (keyof JobPatch)[]).filter(
       (k) => Object.prototype.hasOwnProperty.call(PATCH_COLUMNS, k) && patch[k] !== undefined,
     );
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       if (keys.length > 0) {
         const values = keys.map((k) => columnValue(k, patch[k]));
         const changes = this.updateStatement(keys).run(...values, id).changes;
@@ -115,7 +116,7 @@ export class JobsRepository {
       const job = this.get(id);
       if (!job) throw new ApiError('not_found', `no job ${id}`);
       return job;
-    })();
+    });
   }
 
   get(id: number): JobInfo | null {

@@ -15,6 +15,7 @@ import { ChunkTable, validateChunk, type ChunkMeta } from './chunk-table';
 import { EntityRows } from './entity-rows';
 import { TOTALS_COLUMNS, totalsOf, type TotalsRow } from './cloud-totals';
 import { isSqliteError } from './sqlite-errors';
+import { writeTransaction } from './write-transaction';
 
 export type LogStatus = 'importing' | 'ready';
 
@@ -117,7 +118,7 @@ export class LogsRepository extends EntityRows<LogRow, DriveLogInfo> {
     if (args.mountPose && (args.mountPose.length !== 7 || !args.mountPose.every(Number.isFinite))) {
       throw new ApiError('bad_input', 'a mount pose is 7 finite numbers (tx, ty, tz, qx, qy, qz, qw)');
     }
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       // Checked here rather than left to the foreign key so the error says which reference is wrong.
       if (args.profileId !== null && !this.stmts.profileExists.get(args.profileId)) {
         throw new ApiError('not_found', `no sensor profile '${args.profileId}' in this project`);
@@ -128,14 +129,14 @@ export class LogsRepository extends EntityRows<LogRow, DriveLogInfo> {
       const mountPose = args.mountPose ? JSON.stringify(args.mountPose) : null;
       const info = this.stmts.insert.run(name, args.format, args.sourcePath, args.profileId, mountPose, args.jobId);
       return Number(info.lastInsertRowid);
-    })();
+    });
   }
 
   /** Appends chunk `seq` to an importing log, in one transaction. */
   appendChunk(logId: number, seq: number, chunk: PacketChunk): void {
     if (!Number.isSafeInteger(seq) || seq < 0) throw new ApiError('bad_input', `chunk seq ${seq} is not a count`);
     validateChunk(chunk, `drive log ${logId} chunk ${seq}`);
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       this.requireImporting(logId);
       try {
         this.chunkTable.insert(logId, seq, chunk);
@@ -145,7 +146,7 @@ export class LogsRepository extends EntityRows<LogRow, DriveLogInfo> {
         }
         throw e;
       }
-    })();
+    });
   }
 
   /** Records the totals and makes the log visible (status 'ready'). */
@@ -155,7 +156,7 @@ export class LogsRepository extends EntityRows<LogRow, DriveLogInfo> {
       if (!Number.isFinite(v) || v < 0) throw new ApiError('bad_input', `import total ${key} = ${v} is not a count`);
     }
     if (totals.format !== undefined) checkFormat(totals.format);
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       this.requireImporting(logId);
       const format = totals.format ?? this.stmts.format.get(logId) ?? null;
       if (format === null) throw new ApiError('bad_input', `drive log ${logId}: the import did not determine a format`);
@@ -169,7 +170,7 @@ export class LogsRepository extends EntityRows<LogRow, DriveLogInfo> {
       this.stmts.finish.run(format, packets, points, hits, misses, durationS, bounds, info, setProfile, totals.profileId ?? null, logId);
       if (totals.decodeProfile) this.stmts.setDecodeProfile.run(JSON.stringify(totals.decodeProfile), logId);
       return this.get(logId)!;
-    })();
+    });
   }
 
   /** Deletes a log whatever its status (a failed or cancelled import); chunks go with it. */

@@ -10,6 +10,7 @@ import type { ArrayStore } from './array-store';
 import { EntityRows } from './entity-rows';
 import { dtypeOrNull, type Dtype } from './typed-blobs';
 import { MODEL_ARRAY_NAMES, checkModelArrays, type ModelArrays } from '../../src-common/fitted-model';
+import { writeTransaction } from './write-transaction';
 
 interface ModelRow {
   id: number;
@@ -81,14 +82,14 @@ export class ModelsRepository extends EntityRows<ModelRow, ModelInfo> {
   /** The row and every array in one transaction. */
   create(model: NewModel, arrays: ModelArrays, trail: Float64Array): ModelInfo {
     checkModelArrays(arrays);
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       const id = Number(
         this.stmts.insert.run(model.name, model.kind, model.sourceLogId, JSON.stringify(model.params), JSON.stringify(model.report), model.jobId).lastInsertRowid,
       );
       for (const name of MODEL_ARRAY_NAMES) this.arrayStore.writeArray(id, name, arrays[name]);
       this.arrayStore.writeArray(id, TRAIL, trail);
       return this.get(id)!;
-    })();
+    });
   }
 
   /**

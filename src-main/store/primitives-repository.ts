@@ -11,6 +11,7 @@ import type { ArrayStore } from './array-store';
 import { EntityRows } from './entity-rows';
 import { checkPrimitive, primitiveCounts, type Primitive, type PrimitiveSource } from '../../src-common/primitive';
 import { referenceClassName } from '../../src-common/classes';
+import { writeTransaction } from './write-transaction';
 
 interface PrimitiveRow {
   id: number;
@@ -100,13 +101,13 @@ export class PrimitivesRepository extends EntityRows<PrimitiveRow, PrimitiveInfo
   /** Every primitive of the batch with its arrays, in one transaction; their infos in order. */
   createMany(batch: readonly NewPrimitive[]): PrimitiveInfo[] {
     for (const b of batch) checkPrimitive(b.primitive);
-    return this.db.transaction(() =>
+    return writeTransaction(this.db, () =>
       batch.map((b) => {
         const id = this.insertRow(b, 'ready', null);
         for (const [name, array] of arraysOf(b.primitive)) this.arrays.writeArray(id, name, array);
         return this.get(id)!;
       }),
-    )();
+    );
   }
 
   /**
@@ -116,7 +117,7 @@ export class PrimitivesRepository extends EntityRows<PrimitiveRow, PrimitiveInfo
    */
   async stageMany(batch: readonly NewPrimitive[], jobId: number | null): Promise<number[]> {
     for (const b of batch) checkPrimitive(b.primitive);
-    const ids = this.db.transaction(() => batch.map((b) => this.insertRow(b, 'writing', jobId)))();
+    const ids = writeTransaction(this.db, () => batch.map((b) => this.insertRow(b, 'writing', jobId)));
     try {
       for (let k = 0; k < batch.length; k++) {
         for (const [name, array] of arraysOf(batch[k]!.primitive)) await this.arrays.writeArrayInTurns(ids[k]!, name, array);
@@ -138,7 +139,7 @@ export class PrimitivesRepository extends EntityRows<PrimitiveRow, PrimitiveInfo
 
   /** Drops staged primitives that will not be published (their arrays cascade). */
   discardMany(ids: readonly number[]): void {
-    this.db.transaction(() => ids.forEach((id) => this.stmts.discard.run(id)))();
+    writeTransaction(this.db, () => ids.forEach((id) => this.stmts.discard.run(id)));
   }
 
   /** Drops the primitives still being written by jobs no longer live (on open, after interrupting orphans). */
@@ -196,7 +197,7 @@ export class PrimitivesRepository extends EntityRows<PrimitiveRow, PrimitiveInfo
 
   /** Deletes the listed primitives (their arrays cascade); how many existed. */
   deleteMany(ids: readonly number[]): number {
-    return this.db.transaction(() => ids.reduce((n, id) => n + (this.delete(id) ? 1 : 0), 0))();
+    return writeTransaction(this.db, () => ids.reduce((n, id) => n + (this.delete(id) ? 1 : 0), 0));
   }
 }
 

@@ -8,6 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import { ApiError } from '../api/contract';
+import { writeTransaction } from './write-transaction';
 
 export interface StoredProfileRow {
   id: string;
@@ -53,7 +54,7 @@ export class ProfilesRepository {
 
   /** Insert or replace a custom profile; a built-in's row is never overwritten. */
   saveCustom(id: string, name: string, json: string): 'inserted' | 'replaced' {
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       const old = this.stmts.get.get(id);
       if (old?.builtin === 1) throw new ApiError('conflict', `"${id}" is a built-in profile: save the custom profile under another id`);
       if (old) {
@@ -62,18 +63,18 @@ export class ProfilesRepository {
       }
       this.stmts.insert.run(id, name, 0, json);
       return 'inserted' as const;
-    })();
+    });
   }
 
   /** Keep a copy of a built-in that something in this project references (insert, or refresh the copy). */
   storeBuiltin(id: string, name: string, json: string): void {
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       const old = this.stmts.get.get(id);
       if (old && old.builtin === 0) throw new ApiError('conflict', `this project has a custom profile "${id}" that shadows the built-in of that id`);
       if (old) {
         if (old.json !== json || old.name !== name) this.stmts.update.run(name, json, id);
       } else this.stmts.insert.run(id, name, 1, json);
-    })();
+    });
   }
 
   /** How many drive logs and runs reference the profile. */
@@ -86,7 +87,7 @@ export class ProfilesRepository {
    * (deleting would silently detach them from the sensor they were recorded or simulated with).
    */
   deleteCustom(id: string): boolean {
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       const old = this.stmts.get.get(id);
       if (!old) return false;
       if (old.builtin === 1) throw new ApiError('conflict', `"${id}" is a built-in profile and cannot be deleted`);
@@ -96,6 +97,6 @@ export class ProfilesRepository {
         throw new ApiError('conflict', `profile "${id}" is used by ${what}: delete those first`);
       }
       return this.stmts.delete.run(id).changes > 0;
-    })();
+    });
   }
 }

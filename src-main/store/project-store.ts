@@ -18,6 +18,7 @@ import { StudiesRepository } from './studies-repository';
 import { EvaluationsRepository } from './evaluations-repository';
 import { schemaVersion } from './migrations';
 import type { WalCheckpointer } from './wal-checkpointer';
+import { writeTransaction } from './write-transaction';
 
 export interface RecoveryReport {
   /** Drive logs left in 'importing' by a host that stopped mid-import, now deleted. */
@@ -111,11 +112,13 @@ export class ProjectStore {
   }
 
   /**
-   * Runs `fn` in one transaction (a savepoint when nested): all of its writes or none.
-   * `fn` must be synchronous; better-sqlite3 rejects a function that returns a promise.
+   * Runs `fn` in one write transaction (a savepoint when nested): all of its writes or none.
+   * It begins IMMEDIATE, so it waits its turn behind another process's writes
+   * (write-transaction.ts). `fn` must be synchronous; better-sqlite3 rejects a function that
+   * returns a promise.
    */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return writeTransaction(this.db, fn);
   }
 
   /**

@@ -11,6 +11,7 @@ import type { PacketChunk } from '../../src-common/packets';
 import { ChunkTable, validateChunk, type ChunkMeta } from './chunk-table';
 import { EntityRows } from './entity-rows';
 import { TOTALS_COLUMNS, totalsOf, type TotalsRow } from './cloud-totals';
+import { writeTransaction } from './write-transaction';
 
 export interface BeginRun {
   name: string;
@@ -96,10 +97,10 @@ export class RunsRepository extends EntityRows<RunRow, RunInfo> {
   /** Stores one batch of packets; `seq` is the batch index (batches may arrive in any order). */
   appendChunk(runId: number, seq: number, chunk: PacketChunk): void {
     validateChunk(chunk, `run ${runId} chunk ${seq}`);
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       if (this.stmts.status.get(runId) !== 'simulating') throw new ApiError('conflict', `run ${runId} is not being simulated`);
       this.chunkTable.insert(runId, seq, chunk);
-    })();
+    });
   }
 
   finish(runId: number, t: RunTotals): RunInfo {

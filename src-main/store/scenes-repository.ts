@@ -9,6 +9,7 @@ import { ApiError, type SceneInfo } from '../api/contract';
 import type { ArrayStore } from './array-store';
 import { EntityRows } from './entity-rows';
 import { dtypeOrNull, type AnyStorableArray, type StorableArray } from './typed-blobs';
+import { writeTransaction } from './write-transaction';
 
 interface SceneRow {
   id: number;
@@ -53,14 +54,14 @@ export class ScenesRepository extends EntityRows<SceneRow, SceneInfo> {
 
   /** One transaction: the scene row and all of its arrays, or nothing. */
   create(name: string, meta: Record<string, unknown>, data: Record<string, unknown>): SceneInfo {
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       const id = Number(this.stmts.insert.run(name, '{}').lastInsertRowid);
       const arrays: [string, AnyStorableArray][] = [];
       const json = this.collect(data, 'data', arrays);
       for (const [path, array] of arrays) this.arrays.writeArray(id, path, array);
       this.stmts.updateJson.run(JSON.stringify({ meta, data: json }), id);
       return this.get(id)!;
-    })();
+    });
   }
 
   /**

@@ -10,6 +10,7 @@ import type { StudyInfo, StudyMount, StudySensorResult, StudyState } from '../ap
 import type { StudyLoop } from '../../src-common/modes';
 import { dtypeOf, fromBlob, isDtype, toBlob, type AnyStorableArray, type StorableArray } from './typed-blobs';
 import { EntityRows } from './entity-rows';
+import { writeTransaction } from './write-transaction';
 
 interface StudyRow {
   id: number;
@@ -94,14 +95,14 @@ export class StudiesRepository extends EntityRows<StudyRow, StudyInfo> {
 
   /** Replaces the study's results: every run with its arrays, and the summary, in one transaction. */
   storeResults(id: number, runs: readonly StudyRunRecord[]): void {
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       this.stmts.deleteRuns.run(id);
       for (const r of runs) {
         const runId = Number(this.stmts.insertRun.run(id, r.seq, r.profileId, JSON.stringify(r.mount), JSON.stringify(r.metrics)).lastInsertRowid);
         for (const [name, array] of Object.entries(r.arrays)) this.stmts.insertArray.run(runId, name, dtypeOf(array), toBlob(array));
       }
       this.stmts.setResult.run(JSON.stringify({ sensors: runs.map((r) => r.metrics) }), id);
-    })();
+    });
   }
 
   /** One array of a run (a fresh buffer), or null when the run or the array is missing. */
