@@ -68,6 +68,11 @@ export interface DecodedPacket {
    * source's `decodeProfile`. A view, valid until the next packet.
    */
   packed?: { codec: 'velodyne'; bytes: Uint8Array } | null;
+  /**
+   * The sensor recorded this packet's misses itself (a VelodyneScan's empty channels), even
+   * where it has none: misses are never rebuilt on top of it (rebuild-misses.ts).
+   */
+  recordsMisses?: boolean;
 }
 
 /** What a decoder learnt about the log besides its packets (shown in the log's metadata). */

@@ -10,8 +10,9 @@
  * camera's field of view has no misses outside it); a sweep covering more than 330° counts as a
  * full revolution.
  *
- * A packet that records misses already (an organised scan's empty cells, kitti/kitti-organised.ts)
- * is left as it is. A scan whose lasers fire more finely than the profile says — an OS1-64 in
+ * A packet that records misses already (an organised scan's empty cells, kitti/kitti-organised.ts;
+ * a VelodyneScan's packets, flagged `recordsMisses` even when every channel returned) is left as
+ * it is. A scan whose lasers fire more finely than the profile says — an OS1-64 in
  * 2048-column mode read with a 1024-column calibration — would get half its misses, so it is
  * refused: per laser (of scans whose file gives rings), the median azimuth gap between successive
  * hits must be at least 3/4 of the profile's step (dual returns, at a gap of ~0, are not counted).
@@ -50,7 +51,7 @@ export function canRebuildMisses(profile: SensorProfile): boolean {
  * no hits or the profile is not a spinning lidar.
  */
 export function rebuildMisses(p: DecodedPacket, profile: SensorProfile, name = 'scan'): DecodedPacket {
-  if (!canRebuildMisses(profile) || p.count === 0) return p;
+  if (!canRebuildMisses(profile) || p.count === 0 || p.recordsMisses) return p;
   for (let i = 0; i < p.count; i++) if (Number.isNaN(p.range[i]!)) return p;
   const lasers = lasersOf(profile);
   const byElevation = lasers.map((l, i) => ({ e: l.elevation, i })).sort((a, b) => a.e - b.e);

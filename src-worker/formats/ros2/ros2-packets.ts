@@ -174,7 +174,8 @@ export function* ros2Packets(messages: Iterable<BagMessage>, opts: Ros2PacketOpt
         for (let i = 0; i < r.count; i++) if (Number.isNaN(r.range[i]!)) misses++;
         packets++;
         rays += r.count;
-        yield { time, pose: posed(item.frame, time), count: r.count, dir: r.dir, range: r.range, intensity: r.intensity, rayTime: r.time, ring: r.ring, ret: r.ret };
+        // The packet's empty channels are the sensor's own misses: none are rebuilt on top.
+        yield { time, pose: posed(item.frame, time), count: r.count, dir: r.dir, range: r.range, intensity: r.intensity, rayTime: r.time, ring: r.ring, ret: r.ret, recordsMisses: true };
       }
     } else if (item.cloud) {
       const pc = item.cloud;

@@ -3,7 +3,8 @@
  * a series of timed samples (/tf, nav_msgs/Odometry). The sensor pose at time t is the chain
  * from a fixed frame down to the cloud's frame_id, each dynamic edge interpolated at t.
  *
- * The fixed frame is `worldFrame` when given (map, odom, ...), else the root of the chain. When
+ * The fixed frame is `worldFrame` when given (map, odom, ...), else the root of the chain; a
+ * chain in which nothing moves (static edges only) still resolves, to a constant pose. When
  * the cloud's frame is not in the tree at all (a bag whose tf stops at base_link and has no
  * base_link → lidar transform), the first moving child frame seen stands in for the sensor, i.e.
  * the sensor is taken to sit at that frame's origin.
@@ -78,8 +79,10 @@ export class TfTree {
   }
 
   /**
-   * Latest time up to which every moving edge of the chain has samples (−∞ when a moving edge
-   * has none, +∞ when nothing moves): a cloud stamped before it can be posed without clamping.
+   * Latest time up to which every moving edge of the chain has samples: a cloud stamped before
+   * it can be posed without clamping. −∞ when a moving edge has none, and when nothing moves yet
+   * (a bag's /tf_static comes first; the moving edge above it, say odom ← base_link, may still
+   * come, so such a cloud waits its look-ahead like one without tf).
    */
   coveredUntil(frame: string): number {
     const c = this.chain(frame);
@@ -89,10 +92,14 @@ export class TfTree {
     return t;
   }
 
-  /** world ← frame at time t into out (7 numbers); false when there is no moving chain to it. */
+  /**
+   * world ← frame at time t into out (7 numbers); false when no fixed frame can be reached. A
+   * chain of static edges only (/tf_static: a sensor bolted to a fixed frame) is a pose too, the
+   * same at every t.
+   */
   poseAt(frame: string, t: number, out: Float64Array): boolean {
     const c = this.chain(frame);
-    if (!c || !c.dynamic) return false;
+    if (!c) return false;
     out.set([0, 0, 0, 0, 0, 0, 1]);
     const step = new Float64Array(7);
     const acc = new Float64Array(7);
