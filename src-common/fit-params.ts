@@ -77,6 +77,12 @@ export const FIT_PARAM_DEFAULTS = {
    * fixed priors lose, docs/methods.md §1); 0: Table 4.1's fixed priors.
    */
   learnHitPriors: 1,
+  /**
+   * 1: an ellipsoid's hit probability falls off with how far from its centre a ray passes —
+   * Beer–Lambert along the Gaussian, P(hit | m) = 1 − exp(−κ·exp(−m²/2)), κ by maximum likelihood
+   * over the replay (docs/methods.md §1 step 4); 0: one constant p_hit per ellipsoid (Table 4.1).
+   */
+  ellipsoidHitFalloff: 1,
 
   /** Voxel side of the permeability model (m; seed 000 used 0.3 m for mobile data). */
   voxelSize: 0.3,
@@ -120,6 +126,7 @@ const LIMITS: Record<FitParamName, [number, number, 'int'?]> = {
   ellipsoidHitPrior: [0, 1e6],
   ellipsoidMissPrior: [0, 1e6],
   learnHitPriors: [0, 1, 'int'],
+  ellipsoidHitFalloff: [0, 1, 'int'],
   voxelSize: [0.01, 50],
   voxelMinPoints: [1, 1e6, 'int'],
   voxelTau: [0.1, 100],

@@ -43,6 +43,8 @@ export interface ModelScalars {
   groundVariance: number;
   mahalanobisThreshold: number;
   voxelTau: number;
+  /** Ellipsoid p_hit falls off with the ray's Mahalanobis distance (θ's ellipsoidHitFalloff); absent: constant. */
+  ellipsoidHitFalloff?: boolean;
 }
 
 /** Checks the arrays agree with each other (a stored model read back, or one built in a test). */

@@ -42,6 +42,12 @@ export interface SceneData {
   bounds: Float64Array;
   mahalanobisThreshold: number;
   voxelTau: number;
+  /**
+   * true: an ellipsoid's p_hit is its hit probability at the mean weight and falls off with the
+   * ray's Mahalanobis distance (src-worker/scene/ellipsoid-falloff.ts); false or absent (scenes
+   * from before it existed): one constant p_hit per ellipsoid.
+   */
+  ellipsoidHitFalloff?: boolean;
   /** Wall-clock milliseconds the build took (all BVHs, copies included). */
   buildMs: number;
   /**

@@ -167,14 +167,14 @@ export async function startComposition(ctx: ServiceContext, req: ParsedRequest<'
     for (const i of infos) yield store.primitives.primitive(i.id)!;
   })());
   let ground: ComposeSceneInput['ground'];
-  let scalars: { mahalanobisThreshold: number; voxelTau: number } = { mahalanobisThreshold: FIT_PARAM_DEFAULTS.mahalanobisThreshold, voxelTau: FIT_PARAM_DEFAULTS.voxelTau };
+  let scalars: { mahalanobisThreshold: number; voxelTau: number; ellipsoidHitFalloff: boolean } = { mahalanobisThreshold: FIT_PARAM_DEFAULTS.mahalanobisThreshold, voxelTau: FIT_PARAM_DEFAULTS.voxelTau, ellipsoidHitFalloff: false };
   if (req.groundModelId !== undefined) {
     const m = store.models.get(req.groundModelId);
     if (!m) throw new ApiError('not_found', `no fitted model ${req.groundModelId} in this project`);
     const a = await store.models.arraysInTurns(m.id);
     ground = { kind: 'model', model: { groundPositions: a.groundPositions, groundPHit: a.groundPHit, voxelMeans: a.voxelMeans, voxelCovariances: a.voxelCovariances, voxelPermeability: a.voxelPermeability }, variance: m.groundVariance };
     const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : d);
-    scalars = { mahalanobisThreshold: num(m.params.mahalanobisThreshold, scalars.mahalanobisThreshold), voxelTau: num(m.params.voxelTau, scalars.voxelTau) };
+    scalars = { ...scalars, mahalanobisThreshold: num(m.params.mahalanobisThreshold, scalars.mahalanobisThreshold), voxelTau: num(m.params.voxelTau, scalars.voxelTau) };
   } else {
     ground = { kind: 'flat', z: req.groundZ!, marginM: 20 };
   }
@@ -185,6 +185,8 @@ export async function startComposition(ctx: ServiceContext, req: ParsedRequest<'
   if (m) {
     if (typeof m.params.mahalanobisThreshold === 'number') scalars.mahalanobisThreshold = m.params.mahalanobisThreshold;
     if (typeof m.params.voxelTau === 'number') scalars.voxelTau = m.params.voxelTau;
+    // Their ellipsoids' p_hit means what it meant in that model (src-worker/scene/ellipsoid-falloff.ts).
+    scalars.ellipsoidHitFalloff = m.params.ellipsoidHitFalloff === 1;
   }
   const input: ComposeSceneInput = { entries: annotation.entries, library, mode, ground, ...scalars };
   const name = req.name ?? `${annotation.name} from ${req.library} primitives (${mode})`;

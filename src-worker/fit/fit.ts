@@ -21,6 +21,7 @@ import { vertexBlock, triangulateGround } from './ground-surface';
 import { hierarchicalKMeans } from './kmeans';
 import { voxelGaussians } from './voxels';
 import { buildModelScene, type ModelScene } from './model-scene';
+import { falloffProbabilities } from './ellipsoid-kappa';
 import { Replayer, newReplayCounts, replayMargin, hitProbability, permeability, type ReplayCounts, type ReplayOptions } from './replay';
 import type { FitParams } from '../../src-common/fit-params';
 import type { ModelArrays, ModelScalars } from '../../src-common/fitted-model';
@@ -256,7 +257,7 @@ export function finishFit(fitted: Pick<FittedElements, 'elements' | 'report' | '
   const e = fitted.elements;
   const groundVariance = counts.residualCount > 0 ? counts.residualSum / counts.residualCount : 0;
   const priors = hitPriors(counts, params);
-  const arrays = assemble(e, counts, priors);
+  const arrays = assemble(e, counts, priors, params);
   let untouched = 0;
   for (let i = 0; i < counts.groundHits.length; i++) if (counts.groundHits[i]! + counts.groundMisses[i]! === 0) untouched++;
   const r = fitted.report;
@@ -275,7 +276,8 @@ export function finishFit(fitted: Pick<FittedElements, 'elements' | 'report' | '
     hitPriors: priors,
     timings,
   };
-  return { arrays, scalars: { groundVariance, mahalanobisThreshold: params.mahalanobisThreshold, voxelTau: params.voxelTau }, report, trail: fitted.trail };
+  const scalars = { groundVariance, mahalanobisThreshold: params.mahalanobisThreshold, voxelTau: params.voxelTau, ellipsoidHitFalloff: params.ellipsoidHitFalloff === 1 };
+  return { arrays, scalars, report, trail: fitted.trail };
 }
 
 export interface Segmentation {
@@ -502,9 +504,11 @@ function hitPriors(counts: ReplayCounts, params: FitParams): FitReport['hitPrior
   return { learned: true, ground: { a: g.a, b: g.b }, ellipsoid: { a: e.a, b: e.b } };
 }
 
-function assemble(elements: ElementArrays, counts: ReplayCounts, priors: FitReport['hitPriors']): ModelArrays {
+function assemble(elements: ElementArrays, counts: ReplayCounts, priors: FitReport['hitPriors'], params: FitParams): ModelArrays {
   const groundPHit = hitProbability(counts.groundHits, counts.groundMisses, priors.ground.a, priors.ground.b);
-  const ePHit = hitProbability(counts.ellipsoidHits, counts.ellipsoidMisses, priors.ellipsoid.a, priors.ellipsoid.b);
+  const ePHit = params.ellipsoidHitFalloff === 1
+    ? falloffProbabilities(counts.ellipsoidHitBins, counts.ellipsoidPassBins, priors.ellipsoid.a, priors.ellipsoid.b, params.mahalanobisThreshold)
+    : hitProbability(counts.ellipsoidHits, counts.ellipsoidMisses, priors.ellipsoid.a, priors.ellipsoid.b);
   const rho = permeability(counts.voxelEnds, counts.voxelPasses);
   // An ellipsoid no ray returned from is dropped: with Table 4.1's prior (0, 1) its p_hit is 0;
   // a learned prior would give it the prior's small mean, but nothing in the log returned there.

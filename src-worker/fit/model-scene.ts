@@ -89,6 +89,6 @@ export function buildModelScene(model: Elements, scalars: ModelScalars, kinds: M
       place(prim, { kind: ElementKind.Voxel, block: r.block, offset: r.start }, SiteClass.unknown);
     }
   }
-  const data = b.build({ shared: opts.shared ?? false, mahalanobisThreshold: scalars.mahalanobisThreshold, voxelTau: scalars.voxelTau });
+  const data = b.build({ shared: opts.shared ?? false, mahalanobisThreshold: scalars.mahalanobisThreshold, voxelTau: scalars.voxelTau, ellipsoidHitFalloff: scalars.ellipsoidHitFalloff ?? false });
   return { data, primitives };
 }

@@ -17,6 +17,8 @@
  * al. 2012).
  * A ray without a return counts a miss at every element it meets within max range.
  * Then p_hit = (hits + a) / (hits + misses + a + b) and ρ = m / (m + n).
+ * Each ellipsoid hit and pass is also counted in one of FALLOFF_BINS bins of m² (the ray's
+ * minimum Mahalanobis distance), for the hit-probability falloff's κ (ellipsoid-kappa.ts).
  *
  * σ²_ground = the mean of (r − t)² over the rays whose hit went to a triangle.
  */
@@ -27,6 +29,7 @@ import { ElementKind, type ElementHit } from '../scene/scene-query';
 import { POSE_STRIDE } from '../../src-common/packets';
 import type { FitLogChunk } from './log-input';
 import type { ModelScene } from './model-scene';
+import { FALLOFF_BINS, falloffBin } from './ellipsoid-kappa';
 
 /** Rays gathered from one packet (one laser's, at neighbouring azimuths) before they are walked and counted. */
 const MAX_BUNDLE = 32;
@@ -36,6 +39,9 @@ export interface ReplayCounts {
   groundMisses: Uint32Array;
   ellipsoidHits: Uint32Array;
   ellipsoidMisses: Uint32Array;
+  /** Per ellipsoid, FALLOFF_BINS counts of hits (and of passes) by the ray's weight exp(−m²/2). */
+  ellipsoidHitBins: Uint32Array;
+  ellipsoidPassBins: Uint32Array;
   voxelEnds: Uint32Array;
   voxelPasses: Uint32Array;
   /** Σ (r − t)² and the number of rays whose hit went to a triangle. */
@@ -52,6 +58,7 @@ export function newReplayCounts(triangles: number, ellipsoids: number, voxels: n
   return {
     groundHits: new Uint32Array(triangles), groundMisses: new Uint32Array(triangles),
     ellipsoidHits: new Uint32Array(ellipsoids), ellipsoidMisses: new Uint32Array(ellipsoids),
+    ellipsoidHitBins: new Uint32Array(ellipsoids * FALLOFF_BINS), ellipsoidPassBins: new Uint32Array(ellipsoids * FALLOFF_BINS),
     voxelEnds: new Uint32Array(voxels), voxelPasses: new Uint32Array(voxels),
     residualSum: 0, residualCount: 0, rays: 0, hitRays: 0, missRays: 0, unexplained: 0,
   };
@@ -59,7 +66,7 @@ export function newReplayCounts(triangles: number, ellipsoids: number, voxels: n
 
 /** Adds b's counts into a (parallel replay batches, summed in batch order). */
 export function addReplayCounts(a: ReplayCounts, b: ReplayCounts): void {
-  for (const k of ['groundHits', 'groundMisses', 'ellipsoidHits', 'ellipsoidMisses', 'voxelEnds', 'voxelPasses'] as const) {
+  for (const k of ['groundHits', 'groundMisses', 'ellipsoidHits', 'ellipsoidMisses', 'ellipsoidHitBins', 'ellipsoidPassBins', 'voxelEnds', 'voxelPasses'] as const) {
     const x = a[k], y = b[k];
     for (let i = 0; i < x.length; i++) x[i] = x[i]! + y[i]!;
   }
@@ -94,6 +101,8 @@ export class Replayer {
   private readonly bestIndex = new Int32Array(MAX_BUNDLE);
   private readonly bestScore = new Float64Array(MAX_BUNDLE);
   private readonly bestResidual = new Float64Array(MAX_BUNDLE);
+  /** m² of the ray with its best ellipsoid candidate (the hit's falloff weight). */
+  private readonly bestM2 = new Float64Array(MAX_BUNDLE);
   private readonly dirs = new Float64Array(3 * MAX_BUNDLE);
   private readonly tmaxs = new Float64Array(MAX_BUNDLE);
   private readonly thr2: number;
@@ -156,7 +165,7 @@ export class Replayer {
     }
     const gauss = kind === ElementKind.Ellipsoid;
     if (r !== r) {
-      if (gauss) c.ellipsoidMisses[e]!++;
+      if (gauss) this.ellipsoidPass(e, m2);
       else c.voxelPasses[e]!++;
       return;
     }
@@ -164,7 +173,7 @@ export class Replayer {
     const half = Math.sqrt(varT * Math.max(0, k2 - m2));
     const ds = r - t;
     if (ds > half) {
-      if (gauss) c.ellipsoidMisses[e]!++;
+      if (gauss) this.ellipsoidPass(e, m2);
       else c.voxelPasses[e]!++;
     } else if (ds >= -half) {
       if (!gauss) {
@@ -176,8 +185,14 @@ export class Replayer {
         this.bestScore[ray] = score;
         this.bestKind[ray] = ElementKind.Ellipsoid;
         this.bestIndex[ray] = e;
+        this.bestM2[ray] = m2;
       }
     }
+  }
+
+  private ellipsoidPass(e: number, m2: number): void {
+    this.counts.ellipsoidMisses[e]!++;
+    this.counts.ellipsoidPassBins[e * FALLOFF_BINS + falloffBin(m2, this.thr2)]!++;
   }
 
   /**
@@ -281,6 +296,7 @@ export class Replayer {
         c.residualCount++;
       } else if (kind === ElementKind.Ellipsoid) {
         c.ellipsoidHits[e]!++;
+        c.ellipsoidHitBins[e * FALLOFF_BINS + falloffBin(this.bestM2[j]!, this.thr2)]!++;
       } else {
         c.unexplained++;
       }

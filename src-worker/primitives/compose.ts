@@ -121,6 +121,8 @@ export interface BuildOptions {
   /** Scene thresholds: pass the model's (ModelScalars); defaults 3.5 and 2. */
   mahalanobisThreshold?: number;
   voxelTau?: number;
+  /** Ellipsoid p_hit falls off with Mahalanobis distance, as in the primitives' model (ModelScalars). */
+  ellipsoidHitFalloff?: boolean;
   /** Arrays in SharedArrayBuffers (for workers). */
   shared?: boolean;
   /** Object and class id of the ground instance; default 1 (the reference site's terrain) and SiteClass.ground. */
@@ -176,7 +178,7 @@ export function buildComposedScene(plan: CompositionPlan, library: readonly Prim
     return s;
   };
   for (const pl of plan.placements) b.addInstance(sceneOf(pl.primitiveId), pl.pose, pl.entryId, pl.entryClass);
-  const data = b.build({ shared: opts.shared ?? false, mahalanobisThreshold: opts.mahalanobisThreshold ?? 3.5, voxelTau: opts.voxelTau ?? 2 });
+  const data = b.build({ shared: opts.shared ?? false, mahalanobisThreshold: opts.mahalanobisThreshold ?? 3.5, voxelTau: opts.voxelTau ?? 2, ellipsoidHitFalloff: opts.ellipsoidHitFalloff ?? false });
   const entries = new Set(plan.placements.map((p) => p.entryId));
   return {
     data,

@@ -7,6 +7,7 @@ import { GAUSS_STRIDE, INST_INTS, PRIM_FLOATS, PRIM_INTS, PrimFloat } from './sc
 import { type SceneData } from '../../src-common/scene-data';
 import { ElementKind, type ElementHit } from './scene-query';
 import { worldGaussian } from './instance-frame';
+import { falloffHitProbability, meanFalloffWeight } from './ellipsoid-falloff';
 
 /** The hit record traverse() hands to its visitor: the interface's fields plus where it came from. */
 export interface SceneElementHit extends ElementHit {
@@ -58,6 +59,9 @@ export function fillElementHit(
   hit.sourceIndex = data.gaussSource[element]!;
   hit.mahalanobis = mahalanobis;
   hit.varT = varT;
-  hit.pHit = data.gauss[element * GAUSS_STRIDE + 15]!;
+  const stored = data.gauss[element * GAUSS_STRIDE + 15]!;
+  hit.pHit = kind === ElementKind.Ellipsoid && data.ellipsoidHitFalloff === true
+    ? falloffHitProbability(stored, mahalanobis * mahalanobis, meanFalloffWeight(data.mahalanobisThreshold))
+    : stored;
   worldGaussian(data, element, inst, hit.mean, hit.chol, sigma);
 }

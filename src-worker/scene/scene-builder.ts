@@ -26,6 +26,8 @@ export interface SceneBuildOptions {
   mahalanobisThreshold?: number;
   /** Voxels intersect a ray when its minimum Mahalanobis distance is below τ; default 2 (seed 000). */
   voxelTau?: number;
+  /** Ellipsoid p_hit falls off with the ray's Mahalanobis distance (ellipsoid-falloff.ts); default false. */
+  ellipsoidHitFalloff?: boolean;
   /** SAH bins per axis (default 32: measurably better trees than 16 at the same build time) and largest leaf (default 4). */
   bins?: number;
   maxLeaf?: number;
@@ -308,6 +310,7 @@ export class SceneBuilder {
       tlasRefs, rootAll, rootSurface, bounds,
       mahalanobisThreshold: threshold,
       voxelTau: tau,
+      ellipsoidHitFalloff: opts.ellipsoidHitFalloff ?? false,
       buildMs: performance.now() - t0,
       // 52 random bits: a cache key, not an input to any result (so not from the seeded streams).
       uid: Math.floor(Math.random() * 2 ** 52),

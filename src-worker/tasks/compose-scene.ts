@@ -28,6 +28,8 @@ export interface ComposeSceneInput {
     | { kind: 'flat'; z: number; marginM: number };
   mahalanobisThreshold: number;
   voxelTau: number;
+  /** The hybrid primitives' ellipsoid p_hit falls off with Mahalanobis distance (their model's θ). */
+  ellipsoidHitFalloff?: boolean;
 }
 
 export interface ComposeSceneOutput {
@@ -48,6 +50,7 @@ export function composeSceneTask(input: ComposeSceneInput, ctx: TaskContext): Co
     mode: input.mode,
     mahalanobisThreshold: input.mahalanobisThreshold,
     voxelTau: input.voxelTau,
+    ellipsoidHitFalloff: input.ellipsoidHitFalloff ?? false,
     shared: true,
   });
   ctx.progress(1, `${scene.counts.placements} placements`, true);

@@ -38,6 +38,8 @@ export function modelSceneTask(input: ModelSceneInput, ctx: TaskContext): ModelS
     groundVariance: input.groundVariance,
     mahalanobisThreshold: num(p.mahalanobisThreshold, FIT_PARAM_DEFAULTS.mahalanobisThreshold),
     voxelTau: num(p.voxelTau, FIT_PARAM_DEFAULTS.voxelTau),
+    // A model fitted before the falloff existed has no such θ and keeps one p_hit per ellipsoid.
+    ellipsoidHitFalloff: p.ellipsoidHitFalloff === 1,
   };
   ctx.checkCancelled();
   const { data } = buildModelScene(a, scalars, kinds, { shared: true });
