@@ -386,6 +386,8 @@ export function parseJsonText(textIn: string, origin: string): unknown {
   }
 }
 
+const MAX_JSON_DEPTH = 1000;
+
 /**
  * Where JSON.parse failed and why. V8's messages carry no position for many errors, so a small
  * scanner walks the grammar and stops at the first character that breaks it.
@@ -425,14 +427,18 @@ export function findJsonError(s: string): { offset: number; reason: string } {
     }
     fail('a string that never ends');
   };
+  let depth = 0;
   const value = (): void => {
     ws();
     const c = s[i];
+    // Walked recursively: past this depth, say so instead of overflowing the stack.
+    if ((c === '{' || c === '[') && ++depth > MAX_JSON_DEPTH) fail(`nested more than ${MAX_JSON_DEPTH} levels deep`);
     if (c === '{') {
       i++;
       ws();
       if (s[i] === '}') {
         i++;
+        depth--;
         return;
       }
       for (;;) {
@@ -450,6 +456,7 @@ export function findJsonError(s: string): { offset: number; reason: string } {
         }
         if (s[i] === '}') {
           i++;
+          depth--;
           return;
         }
         fail(`expected ',' or '}', found ${describe(i)}`);
@@ -460,6 +467,7 @@ export function findJsonError(s: string): { offset: number; reason: string } {
       ws();
       if (s[i] === ']') {
         i++;
+        depth--;
         return;
       }
       for (;;) {
@@ -471,6 +479,7 @@ export function findJsonError(s: string): { offset: number; reason: string } {
         }
         if (s[i] === ']') {
           i++;
+          depth--;
           return;
         }
         fail(`expected ',' or ']', found ${describe(i)}`);

@@ -60,8 +60,9 @@ export function parsePosesFile(text: string, name: string): PosesFile {
       // any other '#' line is a comment.
       if (!header && rows.length === 0 && columnsOf(tokens)) { header = { names: tokens, line: i + 1, comment: isComment }; continue; }
       if (isComment) continue;
-      const bad = tokens.find((t) => !isNumber(t)) ?? '';
-      throw new DecodeError(name, `not a number: "${bad.slice(0, 40)}"${rows.length === 0 && !header ? ' (and not a header naming time, x, y, z and a rotation)' : ''}`, { line: i + 1 });
+      // The column, never the text: the file may be anything readable (its first line is no one's business).
+      const bad = tokens.findIndex((t) => !isNumber(t));
+      throw new DecodeError(name, `column ${bad + 1} is not a number${rows.length === 0 && !header ? ' (and the line is not a header naming time, x, y, z and a rotation): not a poses file' : ''}`, { line: i + 1 });
     }
     if (isComment) continue;
     rows.push({ line: i + 1, values: tokens.map(Number) });

@@ -6,11 +6,17 @@ import type { LogFormat } from '../../src-common/formats';
 import { cloudToPacket, type DecodedCloud } from './decoded-cloud';
 import type { PacketStream } from './log-format';
 import { readAll, type ByteSource } from './log-source';
+import { DecodeError } from './decode-error';
 
 export function* scanPackets(src: ByteSource, name: string, format: LogFormat, decode: (bytes: Uint8Array, name: string) => DecodedCloud): PacketStream {
   const bytes = readAll(src);
   const cloud = decode(bytes, name);
   const c = cloudToPacket(cloud);
+  // Points exist but none has finite coordinates: an empty log would hide a broken file.
+  if (cloud.count > 0 && c.rayCount === 0) {
+    const why = cloud.dropped === cloud.count ? 'NaN or infinite coordinates' : 'NaN, infinite or all-zero coordinates';
+    throw new DecodeError(name, `all ${cloud.count} point(s) have ${why}: nothing to import`);
+  }
   yield {
     time: cloud.timeBase,
     pose: c.packetPose,

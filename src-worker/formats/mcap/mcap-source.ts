@@ -61,7 +61,9 @@ export function* mcapMessages(src: ByteSource, opts: McapMessageOptions = {}): G
   const position = (): number => appended - reader.bytesRemaining();
   const fail = (e: unknown, at: number): never => {
     if (e instanceof DecodeError) throw e;
-    throw new DecodeError(name, `MCAP record at byte ${at}: ${e instanceof Error ? e.message : String(e)}`, { offset: at });
+    // The library's bounds errors ("offset is out of bounds") say nothing of the file: a length field overran.
+    const reason = e instanceof RangeError ? 'a length field inside the record runs past its end (the record is damaged)' : e instanceof Error ? e.message : String(e);
+    throw new DecodeError(name, `MCAP record at byte ${at}: ${reason}`, { offset: at });
   };
   /** Next record, or undefined when more bytes are needed; library errors become DecodeErrors. */
   const next = (): McapTypes.TypedMcapRecord | undefined => {

@@ -72,7 +72,7 @@ export function parsePlyHeader(bytes: Uint8Array, name: string): PlyHeader {
     for (let i = pos; i < nl; i++) {
       const c = bytes[i]!;
       if (c !== 9 && c !== 13 && (c < 32 || c > 126)) {
-        throw new DecodeError(name, `header: byte ${c} at byte ${i} is not header text`, { line: lineNo + 1, offset: i });
+        throw new DecodeError(name, `header: byte ${i} is 0x${c.toString(16).padStart(2, '0')}, not text (a PLY header is ASCII lines, the first "ply")`, { line: lineNo + 1, offset: i });
       }
       text += String.fromCharCode(c);
     }

@@ -13,11 +13,26 @@ type Obj = Record<string, unknown>;
 
 const asList = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
+/** The validator's message, except its list of every unclosed tag (which can be the whole file): the first few, counted. */
+function xmlReason(msg: string): string {
+  const open = /^Invalid '(\[.*\])' found\.?$/s.exec(msg);
+  if (!open) return msg.length > 200 ? `${msg.slice(0, 200)}…` : msg;
+  let names: string[];
+  try {
+    names = (JSON.parse(open[1]!) as unknown[]).map(String);
+  } catch {
+    return 'the file ends with elements still open';
+  }
+  const shown = names.slice(0, 3).map((n) => `<${n}>`).join(', ');
+  return `the file ends with ${names.length} element${names.length === 1 ? '' : 's'} never closed (${shown}${names.length > 3 ? ', …' : ''})`;
+}
+
 export function parseVelodyneXml(text: string, file: string): VelodyneCalibration {
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
     const e = valid.err;
-    throw new CalibrationError(file, `line ${e.line}, column ${e.col}`, `not valid XML: ${e.msg}`);
+    if (text.trim() === '') throw new CalibrationError(file, '', 'empty file: not a Velodyne db.xml calibration');
+    throw new CalibrationError(file, e.col !== undefined ? `line ${e.line}, column ${e.col}` : `line ${e.line}`, `not valid XML: ${xmlReason(e.msg)}`);
   }
   const parser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true, isArray: (name) => name === 'item' });
   const doc = parser.parse(text) as Obj;

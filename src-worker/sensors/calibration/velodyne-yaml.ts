@@ -24,7 +24,9 @@ export function parseVelodyneYaml(text: string, file: string): VelodyneCalibrati
   if (doc.errors.length) {
     const e = doc.errors[0]!;
     const pos = lineCounter.linePos(Math.min(e.pos[0], text.length));
-    const reason = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    const said = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    // The parser recurses per level: a stack overflow means nesting deeper than a calibration has.
+    const reason = /call stack/i.test(said) ? 'nested too deeply (a calibration is a list of lasers)' : said;
     throw new CalibrationError(file, `line ${pos.line}, column ${pos.col}`, `not valid YAML: ${reason}`);
   }
 

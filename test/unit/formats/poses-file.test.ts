@@ -97,14 +97,14 @@ describe('parsePosesFile errors name the line', () => {
   const kittiRow = '1 0 0 0 0 1 0 0 0 0 1 0';
   const cases: [string, number, RegExp][] = [
     [`${kittiRow}\n${kittiRow} 5\n`, 2, /13 columns, expected 12/],
-    [`${kittiRow}\n1 0 0 0 0 1 0 x 0 0 1 0\n`, 2, /not a number: "x"/],
+    [`${kittiRow}\n1 0 0 0 0 1 0 x 0 0 1 0\n`, 2, /column 8 is not a number$/],
     [`${kittiRow}\n${kittiRow}\n1 0 0 0 0 1 0.01 0 0 0 1 0\n`, 3, /not orthonormal: \|RᵀR − I\| reaches 0\.0100/],
     [`${kittiRow}\n-1 0 0 0 0 1 0 0 0 0 1 0\n`, 2, /det -1/], // a reflection
     ['1 2 3 4 5\n', 1, /5 columns: expected 12 .* or 8/],
     ['0.1 0 0 0 0 0 0 1\n0.2 0 0 0 0 0 0 2\n', 2, /norm 2\.00000, not 1/],
-    ['0.1 0 0 0 0 0 0 1\n0.2 0 0 0 0 0 nan 1\n', 2, /not a number: "nan"/],
+    ['0.1 0 0 0 0 0 0 1\n0.2 0 0 0 0 0 nan 1\n', 2, /column 7 is not a number$/],
     ['time,x,y,z,qx,qy,qz,qw\n0,0,0,0,0,0,0,1\n1,0,0\n', 3, /3 columns, expected 8/],
-    ['hello world\n0 0 0 0 0 0 0 1\n', 1, /not a number: "hello" \(and not a header/],
+    ['hello world\n0 0 0 0 0 0 0 1\n', 1, /column 1 is not a number \(and the line is not a header/],
     ['# only a comment\n', 1, /no poses/],
   ];
   for (const [text, line, re] of cases) {
@@ -118,5 +118,14 @@ describe('parsePosesFile errors name the line', () => {
 
   it('accepts rotations within the 1e-3 tolerance (KITTI prints ~9 digits)', () => {
     expect(parsePosesFile('1 0 0 0 0 1 0.0009 0 0 0 1 0\n', 'ok.txt').poses.length).toBe(7);
+  });
+});
+
+describe('a file that is not a poses file', () => {
+  it('is refused by line and column, never echoing its text', () => {
+    const secret = 'root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n';
+    const e = decodeErrorOf(() => parsePosesFile(secret, 'passwd'));
+    expect(e.message).toBe('passwd, line 1: column 1 is not a number (and the line is not a header naming time, x, y, z and a rotation): not a poses file');
+    expect(e.message).not.toMatch(/root|daemon|bash/);
   });
 });
