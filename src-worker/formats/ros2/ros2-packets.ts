@@ -100,7 +100,7 @@ export function* ros2Packets(messages: Iterable<BagMessage>, opts: Ros2PacketOpt
   let pointTopic: string | null = opts.topic ?? null;
   let pointType: string | null = null;
   let pointMessages = 0, packets = 0, rays = 0, misses = 0, dropped = 0, unposed = 0;
-  let tfMessages = 0, odometryMessages = 0, badPoses = 0, skipped = 0;
+  let tfMessages = 0, odometryMessages = 0, badPoses = 0, skipped = 0, invalidBlocks = 0;
   let newestStamp = -Infinity;
   let lastProgress = -1;
   const queue: Pending[] = [];
@@ -161,6 +161,7 @@ export function* ros2Packets(messages: Iterable<BagMessage>, opts: Ros2PacketOpt
           throw e;
         }
         if (!table) settleVelodyne(p, item.place);
+        invalidBlocks += p.invalidBlocks;
         const mode = p.returnMode;
         returnMode = returnMode === null || returnMode === mode ? mode : 'mixed';
         let r;
@@ -299,6 +300,7 @@ export function* ros2Packets(messages: Iterable<BagMessage>, opts: Ros2PacketOpt
   if (velodyne) {
     notes.returnMode = returnMode ?? 'unknown';
     notes.emptyReturns = misses;
+    if (invalidBlocks > 0) notes.blocksOutsideAzimuthRange = invalidBlocks;
     if (retimed) notes.profileTiming = 'VLP-32C firing layout applied to the profile';
   } else {
     notes.droppedPoints = dropped;

@@ -24,6 +24,11 @@ import { IDENTITY_POSE, type PacketChunk } from '../../../src-common/packets';
  * 55.296 µs, the channels fired in pairs 2.304 µs apart (VLP32C_TIMING; a profile carries it as
  * laser time offsets), and distances in 4 mm units (VLP-32C manual; nebula's VLP32.yaml says
  * distance_resolution 0.004).
+ *
+ * Azimuth range: the VLP-16 and HDL-32E manuals give a block's azimuth as 0–35999 hundredths of
+ * a degree. A block outside it (HDL-32E firmware writes 36000 now and then, veloview's monterey
+ * capture) carries no azimuth the manual defines, so its rays are dropped, as Foxglove's
+ * velodyne-cloud does, and counted (`invalidBlocks`); interpolation skips it.
  */
 
 export const VELODYNE_DATA_BYTES = 1206;
@@ -35,6 +40,8 @@ const UPPER = 0xeeff; // bytes FF EE, read little-endian
 const LOWER = 0xddff;
 const DISTANCE_UNIT = 0.002; // m
 const VLP32C_DISTANCE_UNIT = 0.004; // m
+/** One past the manuals' last azimuth (35999, 0.01° units): this and above mark a block to drop. */
+export const INVALID_AZIMUTH = 36000;
 export const VLP32C_PRODUCT_ID = 0x28;
 /** VLP-32C firing: pairs of channels (0–1, 2–3, …) 2.304 µs apart, one sequence per 55.296 µs block. */
 export const VLP32C_TIMING = { pairSpacing: 2.304e-6, sequencePeriod: 55.296e-6, sequencesPerPacket: 12 } as const;
@@ -65,8 +72,10 @@ export interface VelodyneDataPacket {
   distanceUnit: number;
   /** Per block: true for an upper (0xEEFF) block. */
   upper: boolean[];
-  /** Per block, 0.01° units, 0..35999 (a raw 36000 reads as 0). */
+  /** Per block, 0.01° units, 0..35999; INVALID_AZIMUTH for a block outside that range (its rays are dropped). */
   azimuth: Uint16Array<ArrayBuffer>;
+  /** Blocks whose raw azimuth was outside the manuals' 0–35999. */
+  invalidBlocks: number;
   /** 12 × 32 raw distances (2 mm units; 0 = no return). */
   distance: Uint16Array<ArrayBuffer>;
   intensity: Uint8Array<ArrayBuffer>;
@@ -89,7 +98,7 @@ export function decodeVelodyneData(payload: Uint8Array, name: string, offset = 0
   const intensity = into?.intensity ?? new Uint8Array(BLOCKS * CHANNELS);
   const upper: boolean[] = into?.upper ?? [];
   upper.length = 0;
-  let lowerBlocks = 0;
+  let lowerBlocks = 0, invalidBlocks = 0;
   for (let b = 0; b < BLOCKS; b++) {
     const o = b * BLOCK_BYTES;
     const flag = dv.getUint16(o, true);
@@ -99,11 +108,8 @@ export function decodeVelodyneData(payload: Uint8Array, name: string, offset = 0
     upper.push(flag === UPPER);
     if (flag === LOWER) lowerBlocks++;
     const az = dv.getUint16(o + 2, true);
-    // HDL-32E firmware writes 36000 for 0° now and then (veloview's monterey capture).
-    if (az > 36000) {
-      throw new DecodeError(name, `Velodyne block ${b} at byte ${offset + o + 2}: azimuth ${az / 100}° is above 360°`, { offset: offset + o + 2 });
-    }
-    azimuth[b] = az === 36000 ? 0 : az;
+    if (az >= INVALID_AZIMUTH) invalidBlocks++;
+    azimuth[b] = az >= INVALID_AZIMUTH ? INVALID_AZIMUTH : az;
     for (let c = 0; c < CHANNELS; c++) {
       const p = o + 4 + 3 * c;
       distance[b * CHANNELS + c] = dv.getUint16(p, true);
@@ -124,7 +130,7 @@ export function decodeVelodyneData(payload: Uint8Array, name: string, offset = 0
   }
   // The HDL-64E has status bytes where the product id would be, so only all-upper packets count.
   const distanceUnit = lowerBlocks === 0 && productId === VLP32C_PRODUCT_ID ? VLP32C_DISTANCE_UNIT : DISTANCE_UNIT;
-  return { timestamp: ts * 1e-6, returnMode, returnModeByte, productId, lowerBlocks, distanceUnit, upper, azimuth, distance, intensity };
+  return { timestamp: ts * 1e-6, returnMode, returnModeByte, productId, lowerBlocks, distanceUnit, upper, azimuth, invalidBlocks, distance, intensity };
 }
 
 /** Packet periods (s) in single-return mode: 24 × 55.296 µs (VLP-16), 12 × 46.08 µs (HDL-32E). */
@@ -215,14 +221,18 @@ export function velodyneRays(packet: VelodyneDataPacket, profile: SensorProfile,
   const az = packet.azimuth;
   const step = (a: number, b: number): number => (b - a + 36000) % 36000;
 
-  // Azimuth step of each block to the next block with a different azimuth (the last ones reuse the previous step).
+  // Azimuth step per firing from each block to the next valid block with a different azimuth
+  // (the last ones reuse the previous step; blocks outside the azimuth range are skipped, their
+  // firings counted, and dropped).
+  const firingOf = (b: number): number => (dual || hdl64 ? b >> 1 : b);
   const gap = GAP;
   gap.fill(0);
   for (let b = 0; b < BLOCKS; b++) {
     let g = -1;
-    for (let c = b + 1; c < BLOCKS; c++) {
+    for (let c = b + 1; c < BLOCKS && az[b]! < INVALID_AZIMUTH; c++) {
+      if (az[c]! >= INVALID_AZIMUTH) continue;
       const s = step(az[b]!, az[c]!);
-      if (s !== 0) { g = s; break; }
+      if (s !== 0) { g = s / Math.max(1, firingOf(c) - firingOf(b)); break; }
     }
     gap[b] = g;
   }
@@ -245,6 +255,7 @@ export function velodyneRays(packet: VelodyneDataPacket, profile: SensorProfile,
 
   let k = 0;
   for (let b = 0; b < BLOCKS; b++) {
+    if (az[b]! >= INVALID_AZIMUTH) continue;
     const upper = packet.upper[b]!;
     const group = upper ? g0 : groups[1]!;
     const ringBase = upper ? 0 : g0.lasers.length;

@@ -59,6 +59,7 @@ export function* velodynePcapPackets(src: ByteSource, opts: VelodynePcapOptions)
   let firstFix: string | null = null;
   let dataPackets = 0;
   let missesNoted = 0;
+  let invalidBlocks = 0;
   let profile: SensorProfile | null = opts.profile ?? null;
   let table: Float64Array | null = null;
   let model: VelodyneModel | null = null;
@@ -138,6 +139,7 @@ export function* velodynePcapPackets(src: ByteSource, opts: VelodynePcapOptions)
       const packet = decodeVelodyneData(payload, name, udp.payloadOffset, table ? packetScratch : undefined);
       if (table) packetScratch = packet;
       dataPackets++;
+      invalidBlocks += packet.invalidBlocks;
       const h: Held = { udp: { time: udp.time, payloadOffset: udp.payloadOffset }, packet, raw: table ? payload : new Uint8Array(payload) };
       if (!table) {
         held.push(h);
@@ -195,6 +197,7 @@ export function* velodynePcapPackets(src: ByteSource, opts: VelodynePcapOptions)
       otherUdp,
       skippedFrames: stats.nonIpv4 + stats.nonUdp + stats.fragments + stats.malformed,
       emptyReturns: missesNoted,
+      ...(invalidBlocks ? { blocksOutsideAzimuthRange: invalidBlocks } : {}),
     },
     warnings: pcapWarnings(stats, name),
   };
