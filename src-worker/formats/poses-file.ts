@@ -72,8 +72,12 @@ export function parsePosesFile(text: string, name: string): PosesFile {
     while (last > 1 && lines[last - 1]!.trim() === '') last--;
     throw new DecodeError(name, 'no poses', { line: last });
   }
-  if (header) return fromCsv(rows, header, name);
   const width = rows[0]!.values.length;
+  // A commented header is a comment that happens to name columns: it describes the rows only
+  // when every column it names is one the rows have (`# timestamp tx ty tz qx qy qz qw (world
+  // frame)` does; `# format: timestamp tx …` puts time in a 9th column and is prose).
+  if (header?.comment && !Object.values(columnsOf(header.names)!).every((c) => c < width)) header = null;
+  if (header) return fromCsv(rows, header, name);
   if (width === 12) return fromKitti(rows, name);
   if (width === 8) return fromTum(rows, name);
   throw new DecodeError(name, `${width} columns: expected 12 (KITTI 3×4 matrix) or 8 (TUM: time tx ty tz qx qy qz qw), or a header row`, { line: rows[0]!.line });
@@ -149,24 +153,26 @@ function columnsOf(tokens: string[]): Record<string, number> | null {
 
 /**
  * Columns by header name. TUM files often start with the comment `# timestamp tx ty tz qx qy qz
- * qw`: a commented header naming exactly TUM's eight columns in TUM's order keeps kind 'tum'.
+ * qw`: a commented header naming TUM's eight columns in TUM's order, over rows of eight, keeps
+ * kind 'tum'. A commented header's words past the rows' columns are prose: the rows set the width.
  */
 function fromCsv(rows: Row[], header: { names: string[]; line: number; comment: boolean }, name: string): PosesFile {
   const cols = columnsOf(header.names)!;
   const quat = ['qx', 'qy', 'qz', 'qw'].every((f) => cols[f] !== undefined);
   const timeCol = cols.time ?? cols.time_ns!;
   const unit = cols.time === undefined ? 1e-9 : 1;
+  const width = header.comment ? rows[0]!.values.length : header.names.length;
   const times = new Float64Array(rows.length);
   const poses = new Float64Array(7 * rows.length);
   rows.forEach((r, i) => {
-    checkWidth(r, header.names.length, name);
+    checkWidth(r, width, name);
     const v = (f: string): number => r.values[cols[f]!]!;
     times[i] = r.values[timeCol]! * unit;
     const q = quat ? [v('qx'), v('qy'), v('qz'), v('qw')] : rollPitchYawToQuaternion(v('roll'), v('pitch'), v('yaw'));
     setPose(poses, i, [v('x'), v('y'), v('z')], q, r.line, name);
   });
   const tumOrder = ['time', 'x', 'y', 'z', 'qx', 'qy', 'qz', 'qw'];
-  const isTum = header.comment && header.names.length === 8 && tumOrder.every((f, i) => cols[f] === i);
+  const isTum = header.comment && width === 8 && tumOrder.every((f, i) => cols[f] === i);
   return { kind: isTum ? 'tum' : 'csv', times, poses };
 }
 
