@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ApiError } from '../api/contract';
 import type { LogFormat } from '../../src-common/formats';
@@ -11,6 +10,7 @@ import type { ProjectSession } from './project-session';
 import type { EventBus } from './event-bus';
 import { adoptProfile, resolveProfileForUse } from './profiles-service';
 import { resolveMount, type MountRequest } from './mount-request';
+import { CALIBRATION_FILE, POSES_FILE, readSideFile, refuseSpecialFile } from './side-file';
 import type { ScanRange } from '../../src-common/scan-range';
 
 export interface ImportRequest extends MountRequest {
@@ -45,8 +45,9 @@ export async function startImport(session: ProjectSession, events: EventBus, req
   let bytes = req.bytes;
   // Transfer only a buffer the array owns entirely; otherwise copy once.
   if (bytes && (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength)) bytes = bytes.slice();
-  const calibration = req.calibration ?? (req.calibrationPath ? readText(req.calibrationPath) : null);
-  const poses = req.poses ?? (req.posesPath ? readText(req.posesPath) : null);
+  if (req.path) refuseSpecialFile(req.path, 'drive log');
+  const calibration = req.calibration ?? (req.calibrationPath ? readSideFile(req.calibrationPath, CALIBRATION_FILE) : null);
+  const poses = req.poses ?? (req.posesPath ? readSideFile(req.posesPath, POSES_FILE) : null);
   // The sensor on the vehicle (a bad extrinsic fails here, before any job or row).
   const mount = resolveMount(req);
   const checks: PrepareImportInput = {
@@ -147,20 +148,4 @@ export async function startImport(session: ProjectSession, events: EventBus, req
   // Synchronous right after submit: no task message can be handled before the row exists.
   logId = session.store.logs.beginImport({ name, format, sourcePath: req.path ?? null, profileId, jobId: running.job.id });
   return running;
-}
-
-function fileError(path: string, e: unknown): ApiError {
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return new ApiError('not_found', `${path}: no such file`);
-  if (code === 'EISDIR') return new ApiError('bad_input', `${path}: is a folder, not a file`);
-  return new ApiError('bad_input', `${path}: cannot read (${code ?? (e as Error).message})`);
-}
-
-/** A small text file (calibration, poses) read whole; names the path on failure. */
-function readText(path: string): { name: string; text: string } {
-  try {
-    return { name: basename(path), text: readFileSync(path, 'utf8') };
-  } catch (e) {
-    throw fileError(path, e);
-  }
 }

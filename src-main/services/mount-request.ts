@@ -4,11 +4,13 @@
  * exists: a bad file is `bad_input` naming the file, line and reason, and nothing changes. The
  * file is at most 64 KiB of text, so parsing it here costs the host nothing worth a task.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { basename } from 'node:path';
 import { ApiError } from '../api/contract';
 import { ExtrinsicError, MAX_EXTRINSIC_BYTES, mountPose, parseExtrinsic } from '../../src-common/extrinsic';
 import type { Pose7 } from '../../src-common/sensor-profile';
+import { readSideFile, type SideFileKind } from './side-file';
+
+/** A 4×4 matrix or a few lines of YAML. */
+const EXTRINSIC_FILE: SideFileKind = { what: 'extrinsic file', maxBytes: MAX_EXTRINSIC_BYTES };
 
 export interface MountRequest {
   mount?: number[] | readonly number[];
@@ -26,7 +28,7 @@ export interface ResolvedMount {
 
 /** The request's mount, or null when it names none. */
 export function resolveMount(req: MountRequest): ResolvedMount | null {
-  const file = req.extrinsic ?? (req.extrinsicPath ? readExtrinsic(req.extrinsicPath) : null);
+  const file = req.extrinsic ?? (req.extrinsicPath ? readSideFile(req.extrinsicPath, EXTRINSIC_FILE) : null);
   if (req.mount && file) throw new ApiError('bad_input', 'give either mount (x, y, z, roll, pitch, yaw) or an extrinsic file, not both');
   if (req.extrinsicInverse && !file) throw new ApiError('bad_input', 'extrinsicInverse applies to an extrinsic file: give one');
   try {
@@ -36,29 +38,5 @@ export function resolveMount(req: MountRequest): ResolvedMount | null {
   } catch (e) {
     if (e instanceof ExtrinsicError) throw new ApiError('bad_input', e.message);
     throw e;
-  }
-}
-
-function readExtrinsic(path: string): { name: string; text: string } {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new ApiError('not_found', `${path}: no such file`);
-    throw new ApiError('bad_input', `${path}: cannot read (${code ?? (e as Error).message})`);
-  }
-  try {
-    const st = fstatSync(fd);
-    if (st.isDirectory()) throw new ApiError('bad_input', `${path}: is a folder, not a file`);
-    if (st.size > MAX_EXTRINSIC_BYTES) throw new ApiError('bad_input', `${path}: ${st.size} bytes: an extrinsic file is at most ${MAX_EXTRINSIC_BYTES} bytes (a matrix or a few lines of YAML)`);
-    const buf = Buffer.alloc(st.size);
-    readSync(fd, buf, 0, st.size, 0);
-    return { name: basename(path), text: buf.toString('utf8') };
-  } catch (e) {
-    if (e instanceof ApiError) throw e;
-    throw new ApiError('bad_input', `${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  } finally {
-    closeSync(fd);
   }
 }

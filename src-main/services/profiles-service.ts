@@ -9,8 +9,6 @@
  *   way out (a row edited by another tool still fails with the field and the reason).
  * - Every error is an ApiError: bad_input (names the field or the file place), not_found, conflict.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { poolFor, type WorkerPools } from '../jobs/lanes';
 import { ApiError, type ProfileSummary } from '../api/contract';
 import type { ProfileFile, ProfilePattern, SensorProfile } from '../../src-common/sensor-profile';
@@ -22,9 +20,7 @@ import type { ProfilePatternInput } from '../../src-worker/tasks/profile-pattern
 import type { ProfileReadInput, ProfileReadOutput } from '../../src-worker/tasks/profile-read';
 import { runTransient } from '../jobs/job-runner';
 import type { ProjectStore } from '../store';
-
-/** Calibration and profile files larger than this are refused before reading (the real ones are < 100 kB). */
-export const MAX_PROFILE_FILE_BYTES = 16 * 1024 * 1024;
+import { CALIBRATION_FILE, readSideFile } from './side-file';
 
 const R2D = RAD_TO_DEG;
 
@@ -186,24 +182,7 @@ export interface ReadProfileFile {
  * Errors name the file, the place in it and the reason.
  */
 export async function readProfileFile(pools: WorkerPools, path: string, opts: { id?: string; name?: string; model?: string } = {}): Promise<ReadProfileFile> {
-  const name = basename(path);
-  let size: number;
-  try {
-    const s = await stat(path);
-    if (!s.isFile()) throw new ApiError('bad_input', `${path}: not a file`);
-    size = s.size;
-  } catch (e) {
-    if (e instanceof ApiError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new ApiError(code === 'ENOENT' ? 'not_found' : 'bad_input', `${path}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
-  }
-  if (size > MAX_PROFILE_FILE_BYTES) throw new ApiError('bad_input', `${name}: ${size} bytes is too large for a calibration file (at most ${MAX_PROFILE_FILE_BYTES})`);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new ApiError('bad_input', `${path}: ${(e as Error).message}`);
-  }
+  const { name, text } = readSideFile(path, CALIBRATION_FILE);
   const input: ProfileReadInput = { text, name, ...(opts.id ? { id: opts.id } : {}), ...(opts.name ? { profileName: opts.name } : {}), ...(opts.model ? { model: opts.model } : {}) };
   const out = (await runTransient(poolFor(pools, 'profile-read'), 'profile-read', input)).result as ProfileReadOutput;
   if ('error' in out) throw new ApiError('bad_input', out.error);
