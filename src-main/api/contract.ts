@@ -311,12 +311,17 @@ export const requestSchemas = {
     .strict(),
   /** The log formats the importer reads and the export formats, with labels and what each needs. */
   'formats.list': empty,
-  /** Export a log or a run (a job): one file (pcd, ply, las, mcap) or a KITTI folder at `path`. */
+  /**
+   * Export a log or a run (a job): one file (pcd, ply, las, mcap) or a KITTI folder at `path`,
+   * absolute or relative to the project's folder; an existing file (a non-empty KITTI folder) is
+   * a `conflict` unless `force` (services/export-target.ts).
+   */
   'export.start': z
     .object({
       source: z.object({ kind: z.enum(['log', 'run']), id: Id }).strict(),
       format: z.enum(EXPORT_FORMATS),
       path: z.string().min(1).max(4096),
+      force: z.boolean().default(false),
     })
     .strict(),
   'scenes.list': empty,

@@ -88,6 +88,8 @@ const OPTIONS = {
   run: { type: 'string' },
   log: { type: 'string' },
   out: { type: 'string' },
+  // export: replace an existing file
+  force: { type: 'boolean', default: false },
   // sensor studies
   profiles: { type: 'string' },
   mounts: { type: 'string' },
@@ -95,6 +97,9 @@ const OPTIONS = {
   goal: { type: 'string' },
   loop: { type: 'string' },
 } as const;
+
+/** Every flag's name (command-flags.ts says which command takes which). */
+export const FLAG_NAMES: readonly string[] = Object.keys(OPTIONS);
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K] extends { type: 'boolean' } ? boolean : string };
 
@@ -165,14 +170,24 @@ export function vec3Flag(v: Values, name: keyof Values): [number, number, number
   return parts as [number, number, number];
 }
 
-/** Repeated --param key=value → {key: number}. */
-export function paramFlags(v: Values, flag: 'param' | 'fit-param' = 'param'): Record<string, number> {
+/**
+ * Repeated --param key=value → {key: number}. `check` throws on an unknown key or a value out of
+ * range; that is a usage error (exit 2) naming the flag, before any work starts.
+ */
+export function paramFlags(v: Values, flag: 'param' | 'fit-param' = 'param', check?: (params: Record<string, number>) => unknown): Record<string, number> {
   const out: Record<string, number> = {};
   for (const p of v[flag] ?? []) {
     const m = /^([A-Za-z][A-Za-z0-9]*)=(.+)$/.exec(p);
     const n = m ? Number(m[2]) : NaN;
     if (!m || !Number.isFinite(n)) throw new CliError(`--${flag}: expected key=number, got "${p}"`, 2);
     out[m[1]!] = n;
+  }
+  if (check) {
+    try {
+      check(out);
+    } catch (e) {
+      throw new CliError(`--${flag}: ${(e as Error).message}`, 2);
+    }
   }
   return out;
 }

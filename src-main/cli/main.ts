@@ -6,6 +6,7 @@ import { parseCli, type CommonArgs } from './args';
 import { CliError } from './cli-error';
 import { ProgressReporter } from './progress';
 import { USAGE } from './usage';
+import { checkCommandFlags } from './command-flags';
 import type { CommandOutput } from './output';
 import { createAppServices, type AppServices } from '../services/app-services';
 import { version } from '../services/version';
@@ -62,6 +63,7 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     const command = COMMANDS[name];
     if (!command) throw new CliError(`unknown command "${name}"\nRun \`thicket --help\` for usage.`, 2);
+    checkCommandFlags(name, args.values);
     services = await createAppServices({ shell: 'cli', workers: args.workers });
     const out = await command(services, args, new ProgressReporter(process.stderr, args.quiet));
     process.stdout.write(json ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);

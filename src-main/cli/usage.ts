@@ -102,7 +102,9 @@ Usage:
                          [--start x,y] [--goal x,y] [--report FILE.html] [--workers N] [--json]
                          costmaps and A* for each sensor × mount; --mounts: JSON list of
                          {height, pitchDeg, yawDeg, x, y}, or an object of lists (a sweep)
-  thicket export         --project FILE (--run ID | --log ID) --format ${EXPORT_FORMATS.join('|')} --out PATH [--json]
+  thicket export         --project FILE (--run ID | --log ID) --format ${EXPORT_FORMATS.join('|')} --out PATH [--force] [--json]
+                         an existing file (a non-empty KITTI folder) is replaced only with --force
+                         [--las-version 1.2|1.4]: LAS 1.2 point format 3 for readers that refuse 1.4
   thicket profile import FILE [--project FILE] [--id ID] [--name NAME] [--model M] [--json]
                          a calibration (ROS velodyne .yaml, Velodyne db.xml, Ouster .json) or a
                          Thicket profile .json → a profile, saved in the project when given;

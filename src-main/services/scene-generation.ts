@@ -1,4 +1,5 @@
-import type { ParsedRequest } from '../api/contract';
+import { ApiError, type ParsedRequest } from '../api/contract';
+import { checkSceneParams } from '../../src-common/scene-params';
 import type { RunningJob } from '../jobs/job-runner';
 import type { GenerateSceneInput, GeneratedScene } from '../../src-worker/tasks/generate-scene';
 import type { ProjectSession } from './project-session';
@@ -9,6 +10,11 @@ import type { EventBus } from './event-bus';
  * or a validation fixture) and store it with its acceleration structure, in one transaction.
  */
 export function startSceneGeneration(session: ProjectSession, events: EventBus, req: ParsedRequest<'scenes.generate'>): RunningJob {
+  try {
+    checkSceneParams(req.kind, req.params); // before a job: an unknown parameter is the request's fault
+  } catch (e) {
+    throw new ApiError('bad_input', (e as Error).message);
+  }
   const name = req.name ?? `${req.kind} (seed ${req.seed})`;
   const input: GenerateSceneInput = { kind: req.kind, seed: req.seed, params: req.params };
   let generated: GeneratedScene | null = null;

@@ -9,8 +9,9 @@ import type { SceneData } from '../../src-common/scene-data';
 import { sceneStats } from '../scene/scene-data';
 import { buildOffroadBenchScene, buildComposedHybridScene } from '../site/offroad';
 import { buildCylinderStand, buildRodBench } from '../site/fixtures';
+import { checkSceneParams, type GeneratedSceneKind } from '../../src-common/scene-params';
 
-export type GeneratedSceneKind = 'offroad' | 'hybrid-strip' | 'cylinder-stand' | 'rod-bench';
+export type { GeneratedSceneKind };
 
 export interface GenerateSceneInput {
   kind: GeneratedSceneKind;
@@ -23,25 +24,9 @@ export interface GeneratedScene {
   meta: Record<string, unknown>;
 }
 
-const KNOWN: Record<GeneratedSceneKind, readonly string[]> = {
-  offroad: ['sizeM', 'targetTriangles'],
-  // mesh=1: the same strip as opaque meshes (for the physics and mesh modes)
-  'hybrid-strip': ['lengthM', 'widthM', 'mesh'],
-  'cylinder-stand': ['lambda', 'diameter', 'distance', 'width', 'depth'],
-  'rod-bench': ['backgroundOffset'],
-};
-
-function checkParams(kind: GeneratedSceneKind, params: Record<string, number>): void {
-  for (const [k, v] of Object.entries(params)) {
-    if (!KNOWN[kind].includes(k)) throw new Error(`scene ${kind}: unknown parameter "${k}" (known: ${KNOWN[kind].join(', ')})`);
-    if (!(v > 0)) throw new Error(`scene ${kind}: parameter ${k} must be positive, got ${v}`);
-  }
-  if (kind === 'offroad' && (params.targetTriangles ?? 0) > 20_000_000) throw new Error('scene offroad: targetTriangles above 20,000,000 would not fit in memory comfortably');
-}
-
 export function generateScene(input: GenerateSceneInput, ctx: TaskContext): { kind: string } {
   const { kind, seed, params } = input;
-  checkParams(kind, params);
+  checkSceneParams(kind, params);
   ctx.progress(0.05, `building ${kind}`, true);
   let data: SceneData;
   let extra: Record<string, unknown>;

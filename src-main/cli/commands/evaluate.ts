@@ -6,6 +6,7 @@ import { CliError } from '../cli-error';
 import type { CommandOutput } from '../output';
 import type { ProgressReporter } from '../progress';
 import { waitForJob } from '../wait-job';
+import { checkEvaluationParams } from '../evaluation-param-check';
 import { defaultBody, parseBody, parseRegion, RegionSyntaxError, type EvaluationRegion } from '../../../src-common/evaluation-region';
 import type { EvaluationParams } from '../../api/contract';
 
@@ -38,7 +39,7 @@ export async function evaluateCommand(services: AppServices, args: CommonArgs, p
   };
   process.once('SIGINT', onSigint);
   try {
-    const params: Partial<EvaluationParams> = { ...paramFlags(v) };
+    const params: Partial<EvaluationParams> = { ...paramFlags(v, 'param', checkEvaluationParams) };
     const region = regionFlags(v);
     if (region) params.region = region;
     const bin = v['range-bin'];

@@ -1,5 +1,7 @@
 import type { AppServices } from '../../services/app-services';
 import { intFlag, paramFlags, requireProject, type CommonArgs } from '../args';
+import { resolveFitParams } from '../../../src-common/fit-params';
+import { checkEvaluationParams } from '../evaluation-param-check';
 import { CliError } from '../cli-error';
 import type { CommandOutput } from '../output';
 import type { ProgressReporter } from '../progress';
@@ -36,8 +38,8 @@ export async function experimentCommand(services: AppServices, args: CommonArgs,
       testLogId,
       seed,
       ...(typeof v.profile === 'string' ? { profileId: v.profile } : {}),
-      fitParams: paramFlags(v, 'fit-param'),
-      evaluationParams: { ...paramFlags(v), ...regionParam(v) },
+      fitParams: paramFlags(v, 'fit-param', resolveFitParams),
+      evaluationParams: { ...paramFlags(v, 'param', checkEvaluationParams), ...regionParam(v) },
       note: (m) => progress.note(m),
     });
     const lines = [

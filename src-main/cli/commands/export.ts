@@ -18,7 +18,7 @@ export async function exportCommand(services: AppServices, args: CommonArgs, pro
   if (!v.out) throw new CliError('--out PATH is required (a file; a folder for --format kitti)', 2);
   const source = v.run ? { kind: 'run' as const, id: intFlag(v, 'run', 1)! } : { kind: 'log' as const, id: intFlag(v, 'log', 1)! };
   await services.call('project.open', { path: requireProject(args) });
-  const { job } = await services.call('export.start', { source, format: format as ExportFormat, path: resolve(v.out) });
+  const { job } = await services.call('export.start', { source, format: format as ExportFormat, path: resolve(v.out), ...(v.force ? { force: true } : {}) });
   progress.job(job);
   const r = await waitForJob(services, job.id, progress);
   return { json: r, text: `exported ${source.kind} ${source.id} to ${String(r.out)}: ${String(r.points)} points in ${String(r.scans)} scan(s), ${String(r.files)} file(s)` };

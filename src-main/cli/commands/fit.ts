@@ -1,6 +1,7 @@
 import type { FitResultInfo } from '../../api/contract';
 import type { AppServices } from '../../services/app-services';
 import { intFlag, numberFlag, paramFlags, requireProject, type CommonArgs } from '../args';
+import { resolveFitParams } from '../../../src-common/fit-params';
 import { CliError } from '../cli-error';
 import type { CommandOutput } from '../output';
 import type { ProgressReporter } from '../progress';
@@ -62,7 +63,7 @@ export async function fitCommand(services: AppServices, args: CommonArgs, progre
   process.once('SIGINT', onSigint);
   try {
     const tune = tuneFlags(v);
-    const { job } = await services.call('fit.start', { logId, seed, params: paramFlags(v), ...(args.name ? { name: args.name } : {}), ...(tune ? { tune } : {}) });
+    const { job } = await services.call('fit.start', { logId, seed, params: paramFlags(v, 'param', resolveFitParams), ...(args.name ? { name: args.name } : {}), ...(tune ? { tune } : {}) });
     let elementsJob = job.id;
     if (tune) {
       const tuned = await waitForJob(services, job.id, progress);

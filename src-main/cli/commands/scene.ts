@@ -6,6 +6,7 @@ import { CliError } from '../cli-error';
 import type { CommandOutput } from '../output';
 import type { ProgressReporter } from '../progress';
 import { waitForJob } from '../wait-job';
+import { checkSceneParams } from '../../../src-common/scene-params';
 
 export async function sceneCommand(services: AppServices, args: CommonArgs, progress: ProgressReporter): Promise<CommandOutput> {
   const sub = args.positionals[1];
@@ -19,7 +20,7 @@ export async function sceneCommand(services: AppServices, args: CommonArgs, prog
   const kind = args.values.kind ?? 'offroad';
   if (!(SCENE_KINDS as readonly string[]).includes(kind)) throw new CliError(`--kind: unknown scene kind "${kind}" (known: ${SCENE_KINDS.join(', ')})`, 2);
   const seed = intFlag(args.values, 'seed') ?? 1;
-  const { job } = await services.call('scenes.generate', { kind: kind as SceneKind, seed, params: paramFlags(args.values), ...(args.name ? { name: args.name } : {}) });
+  const { job } = await services.call('scenes.generate', { kind: kind as SceneKind, seed, params: paramFlags(args.values, 'param', (p) => checkSceneParams(kind as SceneKind, p)), ...(args.name ? { name: args.name } : {}) });
   const result = await waitForJob(services, job.id, progress);
   return { json: result, text: `scene ${result.scene}: ${String(result.name)}` };
 }

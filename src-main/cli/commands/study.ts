@@ -17,6 +17,7 @@ import { StudyMount, type StudySensorResult } from '../../api/contract';
 import { STUDY_LOOPS, STUDY_SIMULATIONS } from '../../../src-common/modes';
 import type { AppServices } from '../../services/app-services';
 import { formatZodError } from '../../services/validation';
+import { parseJsonText } from '../../../src-common/sensor-profile-schema';
 import { intFlag, numberFlag, requireProject, type CommonArgs } from '../args';
 import { CliError } from '../cli-error';
 import type { CommandOutput } from '../output';
@@ -32,27 +33,28 @@ const MOUNT_KEYS = ['height', 'pitchDeg', 'yawDeg', 'x', 'y'] as const;
 export function parseMounts(text: string, file: string): StudyMount[] {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    // Says where and why, never the text: the file may be anything readable.
+    raw = parseJsonText(text, `--mounts ${file}`);
   } catch (e) {
-    throw new CliError(`--mounts ${file}: not JSON (${(e as Error).message})`, 2);
+    throw new CliError(`${(e as Error).message} (expected a JSON list of mounts or an object of lists)`, 1);
   }
   let list: unknown[];
   if (Array.isArray(raw)) list = raw;
   else if (raw && typeof raw === 'object') {
     const sweep = raw as Record<string, unknown>;
-    for (const k of Object.keys(sweep)) if (!(MOUNT_KEYS as readonly string[]).includes(k)) throw new CliError(`--mounts ${file}: unknown field "${k}" (fields: ${MOUNT_KEYS.join(', ')})`, 2);
+    for (const k of Object.keys(sweep)) if (!(MOUNT_KEYS as readonly string[]).includes(k)) throw new CliError(`--mounts ${file}: unknown field "${k}" (fields: ${MOUNT_KEYS.join(', ')})`, 1);
     list = [{}];
     for (const k of MOUNT_KEYS) {
       if (sweep[k] === undefined) continue;
       const values = Array.isArray(sweep[k]) ? (sweep[k] as unknown[]) : [sweep[k]];
-      if (values.length === 0) throw new CliError(`--mounts ${file}: "${k}" is an empty list`, 2);
+      if (values.length === 0) throw new CliError(`--mounts ${file}: "${k}" is an empty list`, 1);
       list = list.flatMap((m) => values.map((v) => ({ ...(m as object), [k]: v })));
     }
-  } else throw new CliError(`--mounts ${file}: expected a list of mounts or an object of lists`, 2);
-  if (list.length === 0) throw new CliError(`--mounts ${file}: no mounts`, 2);
+  } else throw new CliError(`--mounts ${file}: expected a list of mounts or an object of lists`, 1);
+  if (list.length === 0) throw new CliError(`--mounts ${file}: no mounts`, 1);
   return list.map((m, i) => {
     const parsed = StudyMount.safeParse(m);
-    if (!parsed.success) throw new CliError(`--mounts ${file}: mount ${i}: ${formatZodError(parsed.error)}`, 2);
+    if (!parsed.success) throw new CliError(`--mounts ${file}: mount ${i}: ${formatZodError(parsed.error)}`, 1);
     return parsed.data;
   });
 }
@@ -81,7 +83,10 @@ export async function studyCommand(services: AppServices, args: CommonArgs, prog
     try {
       text = readFileSync(v.mounts, 'utf8');
     } catch (e) {
-      throw new CliError(`--mounts ${v.mounts}: ${(e as Error).message}`, 2);
+      // A file that cannot be read is the input's fault, not the command line's: exit 1.
+      const code = (e as NodeJS.ErrnoException).code ?? '';
+      const why = ({ ENOENT: 'no such file', EISDIR: 'is a folder, not a file', EACCES: 'permission denied' } as Record<string, string>)[code] ?? (e as Error).message;
+      throw new CliError(`--mounts ${v.mounts}: ${why}`, 1);
     }
     mounts = parseMounts(text, v.mounts);
   }

@@ -40,14 +40,14 @@ describe('thicket study', () => {
     expect(html.match(/data:image\/png;base64,/g)?.length).toBe(4);
   }, 120_000);
 
-  it('refuses a missing --profiles or a malformed --mounts file with exit status 2 and names the problem', () => {
+  it('refuses a missing --profiles (usage: exit 2) and a malformed --mounts file (input: exit 1), naming the problem', () => {
     const noProfiles = runCli(['study', '--project', project, '--scene', String(scene), '--json'], env);
     expect(noProfiles.status).toBe(2);
     expect(noProfiles.stderr).toContain('--profiles');
     const bad = join(tmp.dir, 'bad.json');
     writeFileSync(bad, '[{"height": 2}, {"height": -1}]');
     const r = runCli(['study', '--project', project, '--scene', String(scene), '--profiles', 'vlp16', '--mounts', bad, '--json'], env);
-    expect(r.status).toBe(2);
+    expect(r.status).toBe(1);
     expect(r.stderr).toContain('mount 1');
     expect(r.stderr).toContain('height');
   });
