@@ -322,6 +322,8 @@ export const requestSchemas = {
       format: z.enum(EXPORT_FORMATS),
       path: z.string().min(1).max(4096),
       force: z.boolean().default(false),
+      /** LAS only: '1.2' writes point format 3 for readers that refuse 1.4 (default '1.4', format 6). */
+      lasVersion: z.enum(['1.2', '1.4']).optional(),
     })
     .strict(),
   'scenes.list': empty,

@@ -88,6 +88,7 @@ const OPTIONS = {
   run: { type: 'string' },
   log: { type: 'string' },
   out: { type: 'string' },
+  'las-version': { type: 'string' },
   // export: replace an existing file
   force: { type: 'boolean', default: false },
   // sensor studies

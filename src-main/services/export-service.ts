@@ -13,6 +13,7 @@ import type { ExportLogInput } from '../../src-worker/tasks/export-log';
 import type { ServiceContext } from './service-context';
 import { formatCatalogue } from './format-catalogue';
 import { readInTurns } from './chunk-server';
+import { LogSourcesRepository } from '../store/log-sources-repository';
 
 export async function startExport(ctx: ServiceContext, req: ParsedRequest<'export.start'>): Promise<RunningJob> {
   const session = ctx.requireSession();
@@ -27,10 +28,12 @@ export async function startExport(ctx: ServiceContext, req: ParsedRequest<'expor
   }
   // A chunk per turn of the event loop: a long log's reads never block the host at once.
   const chunks = await readInTurns(kind === 'log' ? session.store.logs.chunks(id) : session.store.runs.chunks(id));
-  const input: ExportLogInput = { chunks, format: req.format, out: req.path, name: info.name };
+  // A log keeps what its source file held (a LAS file's georeferencing, clock and class codes).
+  const logSource = kind === 'log' ? new LogSourcesRepository(session.store.db).get(id) : null;
+  const input: ExportLogInput = { chunks, format: req.format, out: req.path, name: info.name, options: { source: logSource, lasVersion: req.lasVersion } };
   return session.runner.submit({
     kind: 'export',
-    params: { source: req.source, format: req.format, path: req.path },
+    params: { source: req.source, format: req.format, path: req.path, ...(req.lasVersion ? { lasVersion: req.lasVersion } : {}) },
     task: 'export-log',
     input,
     transfer: chunks.flatMap(chunkBuffers),

@@ -12,6 +12,7 @@ import { adoptProfile, resolveProfileForUse } from './profiles-service';
 import { resolveMount, type MountRequest } from './mount-request';
 import { CALIBRATION_FILE, POSES_FILE, readSideFile, refuseSpecialFile } from './side-file';
 import type { ScanRange } from '../../src-common/scan-range';
+import { LogSourcesRepository } from '../store/log-sources-repository';
 
 export interface ImportRequest extends MountRequest {
   name?: string;
@@ -124,6 +125,8 @@ export async function startImport(session: ProjectSession, events: EventBus, req
         const logProfile = profileId
           ?? (prepared.sensorProfile ? adoptProfile(session.store, prepared.sensorProfile) : null)
           ?? (!calibration && s.info.profileId ? resolveProfileForUse(session.store, s.info.profileId).id : null);
+        // What the file held beside its packets (a LAS header's), for an export to restore.
+        if (s.info.source) new LogSourcesRepository(session.store.db).put(logId, s.info.source);
         session.store.logs.finishImport(logId, {
           packets: s.packets,
           points: s.hits,

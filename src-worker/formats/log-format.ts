@@ -9,6 +9,7 @@ import type { ExportFormat, LogFormat } from '../../src-common/formats';
 import type { ExportFormatInfo, LogFormatInfo } from '../../src-common/format-info';
 import type { PacketChunk } from '../../src-common/packets';
 import type { SensorProfile } from '../../src-common/sensor-profile';
+import type { SourceRecord } from '../../src-common/source-record';
 import type { ByteSource, DecodeContext, DecodedPacket, LogSourceInfo } from './log-source';
 import type { BagDatabase } from './ros2/bag-database';
 import type { FuzzTarget } from './fuzz-target';
@@ -86,7 +87,15 @@ export interface ExportCounts {
   scans: number;
 }
 
+/** What an export knows of its log besides the chunks. */
+export interface ExportOptions {
+  /** What the log's source file held (the LAS exporter restores it); absent for runs. */
+  source?: SourceRecord | null;
+  /** The LAS version to write (default '1.4'). */
+  lasVersion?: '1.2' | '1.4';
+}
+
 export interface ExportFormatDescriptor<Id extends ExportFormat = ExportFormat> {
   info: ExportFormatInfo<Id>;
-  write(chunks: PacketChunk[], out: ExportOutput, ctx: DecodeContext): ExportCounts | Promise<ExportCounts>;
+  write(chunks: PacketChunk[], out: ExportOutput, ctx: DecodeContext, opts?: ExportOptions): ExportCounts | Promise<ExportCounts>;
 }

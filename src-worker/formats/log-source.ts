@@ -11,6 +11,7 @@
  */
 import type { PacketChunk } from '../../src-common/packets';
 import type { SensorProfile } from '../../src-common/sensor-profile';
+import type { SourceRecord } from '../../src-common/source-record';
 
 /** Random-access bytes of one file. Tasks implement it over `fs`; tests over memory. */
 export interface ByteSource {
@@ -91,6 +92,8 @@ export interface LogSourceInfo {
   decodeProfile?: SensorProfile;
   /** What the user should know but did not stop the decode (a truncated file's dropped bytes). */
   warnings?: string[];
+  /** What the file held beside its packets, kept with the log for an export (a LAS header's). */
+  source?: SourceRecord;
 }
 
 /** Options every streaming decoder receives. */

@@ -10,7 +10,7 @@ import type { PacketChunk } from '../../src-common/packets';
 import type { ExportFormat } from '../../src-common/formats';
 import { exportFormat } from '../formats/registry';
 import { withRays } from '../formats/packed-rays';
-import type { ExportCounts, ExportOutput } from '../formats/log-format';
+import type { ExportCounts, ExportOptions, ExportOutput } from '../formats/log-format';
 
 export interface ExportLogInput {
   chunks: PacketChunk[];
@@ -19,6 +19,8 @@ export interface ExportLogInput {
   out: string;
   /** Log or run name, written into headers where the format has a place for it. */
   name: string;
+  /** What the log's source file held, and the LAS version to write. */
+  options?: ExportOptions;
 }
 
 export interface ExportSummary extends ExportCounts {
@@ -29,7 +31,7 @@ export interface ExportSummary extends ExportCounts {
 export async function exportLog(input: ExportLogInput, ctx: TaskContext): Promise<ExportSummary> {
   ctx.progress(0, 'exporting', true);
   const { format, out } = input;
-  const counts = await exportFormat(format).write(input.chunks.map(withRays), fileOutput(out), ctx);
+  const counts = await exportFormat(format).write(input.chunks.map(withRays), fileOutput(out), ctx, input.options);
   return { format, out, ...counts };
 }
 

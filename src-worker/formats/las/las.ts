@@ -9,9 +9,10 @@
  * origin. Axes within ±8192 m keep origin 0, so sensor-frame clouds stay in the sensor frame.
  *
  * Channels: intensity (raw uint16), gps_time (float64 s → relative float32 time, `timeBase`
- * the earliest), classification (raw ASPRS code → `cls`), return number (1-based → `ret`,
- * 0-based), and `ring` from an extra-bytes dimension named ring/laser_id/channel when there is
- * one (this app's writer adds it). LAS has no sensor pose: viewpoint is null.
+ * the earliest), classification (raw ASPRS code → `cls`), user data (raw → `userData`), return
+ * number (1-based → `ret`, 0-based), and `ring` from an extra-bytes dimension named
+ * ring/laser_id/channel when there is one (this app's writer adds it). LAS has no sensor pose:
+ * viewpoint is null. The header comes back too (`header`), for what an import keeps of it.
  */
 import { DecodeError } from '../decode-error';
 import { wholeRecords } from '../truncation';
@@ -30,6 +31,9 @@ export interface LasCloud extends DecodedCloud {
   /** Point data record format 0–10. */
   pointFormat: number;
   compressed: boolean;
+  /** The user data byte of every point (Thicket's files hold the site class there: las-classes.ts). */
+  userData: Uint8Array<ArrayBuffer>;
+  header: LasHeader;
 }
 
 /** Float32 keeps steps ≤ 0.49 mm below 8192 m; beyond it an axis is shifted to its own origin. */
@@ -76,6 +80,7 @@ class Accumulator {
   private readonly intensity: Float32Array<ArrayBuffer>;
   private readonly gps: Float64Array | null;
   private readonly cls: Uint8Array<ArrayBuffer>;
+  private readonly userData: Uint8Array<ArrayBuffer>;
   private readonly ret: Uint8Array<ArrayBuffer>;
   private readonly ringDim: LasExtraBytes | null;
   private readonly ringRaw: Float64Array | null;
@@ -91,6 +96,7 @@ class Accumulator {
     this.intensity = new Float32Array(n);
     this.gps = LAS_GPS_OFFSET[h.format]! >= 0 ? new Float64Array(n) : null;
     this.cls = new Uint8Array(n);
+    this.userData = new Uint8Array(n);
     this.ret = new Uint8Array(n);
     this.ringDim = h.extraBytes.find((e) => RING_NAMES.includes(e.name.toLowerCase())) ?? null;
     this.ringRaw = this.ringDim ? new Float64Array(n) : null;
@@ -109,6 +115,7 @@ class Accumulator {
     const rn = this.legacy ? flags & 7 : flags & 15;
     this.ret[i] = rn > 0 ? rn - 1 : 0;
     this.cls[i] = this.legacy ? dv.getUint8(o + 15) & 31 : dv.getUint8(o + 16);
+    this.userData[i] = dv.getUint8(o + 17); // byte 17 in every format 0–10
     if (this.gps) this.gps[i] = dv.getFloat64(o + LAS_GPS_OFFSET[this.h.format]!, true);
     if (this.ringRaw) this.ringRaw[i] = readExtra(dv, o + this.ringDim!.offset, this.ringDim!.type);
   }
@@ -135,6 +142,7 @@ class Accumulator {
       dropped: countNonFinite(xyz, n),
       cls: this.cls, ret: this.ret,
       origin, version: `1.${h.versionMinor}`, pointFormat: h.format, compressed: h.compressed,
+      userData: this.userData, header: h,
     };
   }
 }
