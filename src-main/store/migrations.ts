@@ -133,6 +133,44 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 8,
+    name: 'label versions and the class list',
+    up(db) {
+      // A drive log's labels as saved versions (docs/labeling.md): per return in log order a class
+      // (u8) and an object id (u32), and for automatic proposals a confidence (f32), each array
+      // deflated; the newest version is also written into the log's chunks (ray_class,
+      // ray_object), which fitting, extraction and evaluation read. The project's class list
+      // overrides the built-in one where it has rows.
+      db.exec(`
+        CREATE TABLE label_versions (
+          id         INTEGER PRIMARY KEY,
+          log_id     INTEGER NOT NULL REFERENCES drive_logs(id) ON DELETE CASCADE,
+          version    INTEGER NOT NULL CHECK (version >= 1),
+          source     TEXT NOT NULL CHECK (source IN ('edit','import','auto')),
+          author     TEXT NOT NULL DEFAULT '',
+          note       TEXT NOT NULL DEFAULT '',
+          created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+          points     INTEGER NOT NULL,
+          labelled   INTEGER NOT NULL,
+          counts     TEXT NOT NULL CHECK (json_valid(counts)),
+          changed    INTEGER,
+          objects    INTEGER NOT NULL,
+          classes    BLOB NOT NULL,
+          instances  BLOB NOT NULL,
+          confidence BLOB,
+          entries    TEXT NOT NULL CHECK (json_valid(entries)),
+          UNIQUE (log_id, version)
+        );
+        CREATE TABLE label_classes (
+          id    INTEGER PRIMARY KEY CHECK (id BETWEEN 0 AND 255),
+          name  TEXT NOT NULL,
+          color TEXT NOT NULL,
+          asprs INTEGER NOT NULL CHECK (asprs BETWEEN 0 AND 255)
+        );
+      `);
+    },
+  },
 ];
 
 MIGRATIONS.forEach((m, i) => {
