@@ -11,6 +11,7 @@ import type { SensorProfile } from '../../src-common/sensor-profile';
 import type { RunningJob } from '../jobs/job-runner';
 import type { SimulateBatchInput, SimulateBatchSummary } from '../../src-worker/tasks/simulate-batch';
 import { planSimulation, sumBatches, type SimulationBase } from './simulation-plan';
+import { packetDurationOf } from '../../src-common/profile-timing';
 import type { ServiceContext } from './service-context';
 import { shareScene, toShared } from './scene-store';
 import { modelScene } from './fit-service';
@@ -44,7 +45,11 @@ export async function startSimulation(ctx: ServiceContext, req: ParsedRequest<'s
   const spec = req.trajectory!;
   // With a mount the trajectory is the vehicle's: a log's own mount is undone (trajectories.ts).
   const trajectory: Trajectory = await buildTrajectory(session, spec, scene.meta, { vehicle: mount !== null });
-  const last = trajectory.times[trajectory.times.length - 1]! - trajectory.times[0]!;
+  // A log's n packets cover n periods; its stamps are rounded (a Velodyne's to 1 µs), so 1 % of a
+  // packet is allowed before the last one is lost.
+  const last = trajectory.coverS !== undefined
+    ? trajectory.coverS + 0.01 * packetDurationOf(profile)
+    : trajectory.times[trajectory.times.length - 1]! - trajectory.times[0]!;
   const seconds = spec.seconds !== undefined ? Math.min(spec.seconds, last) : last;
   const sharedScene = scene.data;
   const sharedTrajectory = toShared(trajectory);

@@ -17,6 +17,11 @@ export interface Trajectory {
   poses: Float64Array;
   /** True when the poses are sensor poses already (from a log). */
   sensorPoses: boolean;
+  /**
+   * Seconds the trajectory covers when more than its times' span: a log's n packets cover n
+   * packet periods, one more than lie between their first and last times.
+   */
+  coverS?: number;
 }
 
 const yawQuat = (deg: number) => {

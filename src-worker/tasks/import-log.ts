@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import type { TaskContext } from './task-context';
 import { openFileSource } from './file-source';
 import { openDb3Bag } from './ros2-db3-file';
+import { isFolder, readScanFolder, scanFolderPackets, type ScanFolder } from './scan-folder';
 import { memorySource, type ByteSource, type DecodedPacket, type LogSourceInfo } from '../formats/log-source';
 import { logFormat } from '../formats/registry';
 import type { LogFormatDescriptor } from '../formats/log-format';
@@ -78,19 +79,22 @@ export async function importLog(input: ImportLogInput, ctx: TaskContext): Promis
     writeFileSync(path, input.bytes);
     input = { ...input, path, bytes: undefined };
   }
-  if (input.bytes) src = memorySource(name, input.bytes);
+  // A folder of scans (KITTI odometry's layout): each scan is opened as it is read.
+  const folder = input.path && !input.bytes && isFolder(input.path) ? readScanFolder(input.path) : null;
+  if (folder) src = memorySource(name, new Uint8Array(0));
+  else if (input.bytes) src = memorySource(name, input.bytes);
   else if (input.path) src = openFileSource(input.path, name);
   else throw new Error('import: give a path or the bytes of a file');
   try {
     await format.prepare?.();
-    return importFrom(format, src, name, input, ctx);
+    return importFrom(format, src, name, input, ctx, folder);
   } finally {
     src.close?.();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-function importFrom(format: LogFormatDescriptor, src: ByteSource, name: string, input: ImportLogInput, ctx: TaskContext): ImportLogSummary {
+function importFrom(format: LogFormatDescriptor, src: ByteSource, name: string, input: ImportLogInput, ctx: TaskContext, folder: ScanFolder | null): ImportLogSummary {
   let posted = 0;
   const sink = (chunk: Parameters<ConstructorParameters<typeof LogWriter>[0]>[0]): void => {
     ctx.post({ type: 'chunk', chunk }, chunkBuffers(chunk));
@@ -102,15 +106,18 @@ function importFrom(format: LogFormatDescriptor, src: ByteSource, name: string, 
       Atomics.wait(stored, 0, Atomics.load(stored, 0), 100);
     }
   };
-  const open = (progress: (f: number, m: string) => void) => format.open({
-    src,
-    name,
-    path: input.path ?? null,
+  const openOne = (one: ByteSource, oneName: string, path: string | null, progress: (f: number, m: string) => void) => format.open({
+    src: one,
+    name: oneName,
+    path,
     profile: input.profile,
     metadata: input.metadata ?? null,
     ctx: { checkCancelled: () => ctx.checkCancelled(), progress },
     openBag: openDb3Bag,
   });
+  const open = (progress: (f: number, m: string) => void) => (folder
+    ? scanFolderPackets(folder, (one, oneName) => openOne(one, oneName, null, () => {}), progress)
+    : openOne(src, name, input.path ?? null, progress));
   // Rows without times and a range of scans need the capture's scans: a first pass counts them.
   const needScans = (input.poses && !input.poses.times) || input.scans;
   const scans = needScans ? selectScans(open((f, m) => ctx.progress(0.02 + 0.3 * f, `counting scans: ${m}`)), name, input.scans ?? null) : null;

@@ -23,8 +23,12 @@ export interface LogTrajectoryInput {
   unmount?: number[];
 }
 
-/** The poses, or null when the log has no packets. */
-export type LogTrajectoryOutput = { times: Float64Array; poses: Float64Array } | null;
+/**
+ * The poses, or null when the log has no packets. `coverS`: the time the kept packets cover,
+ * each lasting the log's mean packet period (n packets span n − 1 periods between their first
+ * and last times, and cover n), so a log re-simulated at its own packet rate gets all its packets.
+ */
+export type LogTrajectoryOutput = { times: Float64Array; poses: Float64Array; coverS: number } | null;
 
 export async function logTrajectoryTask(input: LogTrajectoryInput, ctx: TaskContext): Promise<LogTrajectoryOutput> {
   const times: number[] = [];
@@ -46,14 +50,22 @@ export async function logTrajectoryTask(input: LogTrajectoryInput, ctx: TaskCont
   const t0 = times[0]!;
   let end = times.length;
   if (input.seconds !== undefined) while (end > 1 && times[end - 1]! - t0 > input.seconds) end--;
+  let coverS: number;
   if (end === 1) {
     // One pose (a single scan): hold it for one revolution's worth of time.
     times.push(t0 + (input.seconds ?? 0.1));
     poses.push(...poses.slice(0, POSE_STRIDE));
+    coverS = input.seconds ?? 0.1;
     end = 2;
+  } else {
+    const span = times[end - 1]! - t0;
+    coverS = (span * end) / (end - 1);
   }
-  return toShared({
-    times: Float64Array.from(times.slice(0, end), (t) => t - t0),
-    poses: Float64Array.from(poses.slice(0, end * POSE_STRIDE)),
-  });
+  return {
+    ...toShared({
+      times: Float64Array.from(times.slice(0, end), (t) => t - t0),
+      poses: Float64Array.from(poses.slice(0, end * POSE_STRIDE)),
+    }),
+    coverS,
+  };
 }

@@ -12,6 +12,7 @@ import { DecodeError } from '../formats/decode-error';
 import { parsePosesFile } from '../formats/poses-file';
 import { DETECT_HEAD_BYTES, detectLogFormat, logFormat } from '../formats/registry';
 import { CalibrationError, importCalibration } from '../sensors/calibration';
+import { isFolder, readScanFolder } from './scan-folder';
 
 export interface PrepareImportInput {
   /** Display name, used in errors. */
@@ -65,8 +66,11 @@ export function prepareImport(input: PrepareImportInput): PrepareImportResult {
 
 function prepare(input: PrepareImportInput): PrepareImportResult {
   const { name, calibration } = input;
-  const head = input.head ?? readHead(input.path!);
-  const id = input.format ?? detectLogFormat(name, head, { jsonCalibration: calibration !== null && /\.json$/i.test(calibration.name) });
+  // A folder is a KITTI odometry folder of scans (scan-folder.ts), with its own poses.txt.
+  const folder = !input.head && isFolder(input.path!) ? badInputOn(DecodeError, () => readScanFolder(input.path!)) : null;
+  if (folder && input.format && input.format !== 'kitti-bin') throw new BadInput('bad_input', `${name}: a folder imports as KITTI scans (kitti-bin), not as ${input.format}`);
+  const head = folder ? new Uint8Array(0) : input.head ?? readHead(input.path!);
+  const id = folder ? 'kitti-bin' : input.format ?? detectLogFormat(name, head, { jsonCalibration: calibration !== null && /\.json$/i.test(calibration.name) });
   if (!id) {
     throw new BadInput('bad_input', `${name}: unknown file type (Thicket reads Velodyne and Ouster pcaps, ROS 2 .db3 and MCAP bags, KITTI .bin, PCD, PLY and LAS/LAZ; choose a format explicitly if the extension is unusual)`);
   }
@@ -86,14 +90,15 @@ function prepare(input: PrepareImportInput): PrepareImportResult {
   }
   const calibrationProfile = calibration && !metadataNeed ? badInputOn(CalibrationError, () => importCalibration(calibration.text, calibration.name, stated).profile) : null;
   const sensorProfile = calibrationProfile ?? (calibration ? describedSensor(calibration, stated) : null);
-  const poses = input.poses ? badInputOn(DecodeError, () => parsePosesFile(input.poses!.text, input.poses!.name)) : null;
+  const posesFile = input.poses ?? folder?.poses ?? null;
+  const poses = posesFile ? badInputOn(DecodeError, () => parsePosesFile(posesFile.text, posesFile.name)) : null;
   return {
     ok: true,
     format: id,
     calibrationProfile,
     sensorProfile,
     metadata: metadataNeed ? calibration : null,
-    poses: poses && input.poses ? { name: input.poses.name, times: poses.times, poses: poses.poses } : null,
+    poses: poses && posesFile ? { name: posesFile.name, times: poses.times, poses: poses.poses } : null,
   };
 }
 

@@ -30,7 +30,8 @@ describe('prepare-import', () => {
     expect(prepareImport({ ...base, head: undefined, path: missing })).toEqual({ ok: false, code: 'not_found', message: `${missing}: no such file` });
     const folder = join(tmp.dir, 'folder.pcap');
     mkdirSync(folder);
-    expect(prepareImport({ ...base, head: undefined, path: folder })).toEqual({ ok: false, code: 'bad_input', message: `${folder}: is a folder, not a file` });
+    // A folder imports as KITTI scans (scan-folder.ts): one without any says so.
+    expect(prepareImport({ ...base, head: undefined, path: folder })).toEqual({ ok: false, code: 'bad_input', message: expect.stringMatching(new RegExp(`^${folder}: is a folder without KITTI scans`)) });
   });
 
   it('a JSON calibration makes a capture an Ouster one, which cannot go without it', () => {
