@@ -102,9 +102,17 @@ export function isTypingTarget(el: KeyTarget | null): boolean {
   return typeof el.closest === 'function' && el.closest(OWN_KEYS) !== null;
 }
 
-/** The playback key bindings: space plays or pauses; ←/→ step back/forward (with Shift ten at a time). */
-export function playbackKey(key: string, shift: boolean): { action: 'toggle' } | { action: 'step'; dir: 1 | -1; count: number } | null {
+/**
+ * The playback key bindings: space plays or pauses; ←/→ step back/forward (with Shift ten at a
+ * time); Home and End go to the first and the last packet.
+ */
+export function playbackKey(
+  key: string,
+  shift: boolean,
+): { action: 'toggle' } | { action: 'step'; dir: 1 | -1; count: number } | { action: 'seek'; to: 'first' | 'last' } | null {
   if (key === ' ' || key === 'Spacebar') return { action: 'toggle' };
+  if (key === 'Home') return { action: 'seek', to: 'first' };
+  if (key === 'End') return { action: 'seek', to: 'last' };
   if (key === 'ArrowRight') return { action: 'step', dir: 1, count: shift ? 10 : 1 };
   if (key === 'ArrowLeft') return { action: 'step', dir: -1, count: shift ? 10 : 1 };
   return null;

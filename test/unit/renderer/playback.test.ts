@@ -86,10 +86,12 @@ describe('trajectory position', () => {
 });
 
 describe('keys', () => {
-  it('binds space to play/pause and the arrows to steps (Shift: ten)', () => {
+  it('binds space to play/pause, the arrows to steps (Shift: ten), Home/End to the first/last packet', () => {
     expect(playbackKey(' ', false)).toEqual({ action: 'toggle' });
     expect(playbackKey('ArrowRight', false)).toEqual({ action: 'step', dir: 1, count: 1 });
     expect(playbackKey('ArrowLeft', true)).toEqual({ action: 'step', dir: -1, count: 10 });
+    expect(playbackKey('Home', false)).toEqual({ action: 'seek', to: 'first' });
+    expect(playbackKey('End', true)).toEqual({ action: 'seek', to: 'last' });
     expect(playbackKey('ArrowUp', false)).toBeNull();
     expect(playbackKey('a', false)).toBeNull();
   });
