@@ -12,7 +12,9 @@ export const WEB_USAGE = `Usage: npm run web -- [--port N] [--project FILE.thick
 
   --port N        listen on 127.0.0.1:N (default: a free port)
   --project FILE  open this project at start
-  --home DIR      Thicket's home folder (default: $THICKET_HOME, else the user's documents)`;
+  --home DIR      Thicket's home folder: recent projects, settings (default: $THICKET_HOME,
+                  else ~/.thicket); new projects go to its projects/ folder, or to ~/Thicket
+                  when neither is given`;
 
 /** Throws an Error with a user-facing message on bad input. */
 export function parseWebArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): WebArgs {
