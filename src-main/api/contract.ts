@@ -324,6 +324,8 @@ export const requestSchemas = {
       force: z.boolean().default(false),
       /** LAS only: '1.2' writes point format 3 for readers that refuse 1.4 (default '1.4', format 6). */
       lasVersion: z.enum(['1.2', '1.4']).optional(),
+      /** MCAP only: one PointCloud2 per revolution (default) or per packet. */
+      mcapMessages: z.enum(['revolution', 'packet']).optional(),
     })
     .strict(),
   'scenes.list': empty,

@@ -89,6 +89,7 @@ const OPTIONS = {
   log: { type: 'string' },
   out: { type: 'string' },
   'las-version': { type: 'string' },
+  'mcap-messages': { type: 'string' },
   // export: replace an existing file
   force: { type: 'boolean', default: false },
   // sensor studies

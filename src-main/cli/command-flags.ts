@@ -24,7 +24,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   ],
   validate: ['seed', 'samples', 'profile'],
   demo: ['project', 'seed', 'small', 'no-experiment'],
-  export: ['project', 'run', 'log', 'format', 'out', 'force', 'las-version'],
+  export: ['project', 'run', 'log', 'format', 'out', 'force', 'las-version', 'mcap-messages'],
   study: ['project', 'scene', 'profiles', 'mounts', 'seconds', 'loop', 'mode', 'seed', 'start', 'goal', 'report', 'name'],
   fit: ['project', 'log', 'seed', 'param', 'name', 'tune', 'tune-params', 'tune-seconds', 'tune-start', 'tune-evaluations'],
   evaluate: ['project', 'real', 'sim', 'param', 'range-bin', 'pairing', ...REGION],

@@ -105,6 +105,7 @@ Usage:
   thicket export         --project FILE (--run ID | --log ID) --format ${EXPORT_FORMATS.join('|')} --out PATH [--force] [--json]
                          an existing file (a non-empty KITTI folder) is replaced only with --force
                          [--las-version 1.2|1.4]: LAS 1.2 point format 3 for readers that refuse 1.4
+                         [--mcap-messages revolution|packet]: one PointCloud2 a revolution (default) or a packet
   thicket profile import FILE [--project FILE] [--id ID] [--name NAME] [--model M] [--json]
                          a calibration (ROS velodyne .yaml, Velodyne db.xml, Ouster .json) or a
                          Thicket profile .json → a profile, saved in the project when given;

@@ -30,10 +30,14 @@ export async function startExport(ctx: ServiceContext, req: ParsedRequest<'expor
   const chunks = await readInTurns(kind === 'log' ? session.store.logs.chunks(id) : session.store.runs.chunks(id));
   // A log keeps what its source file held (a LAS file's georeferencing, clock and class codes).
   const logSource = kind === 'log' ? new LogSourcesRepository(session.store.db).get(id) : null;
-  const input: ExportLogInput = { chunks, format: req.format, out: req.path, name: info.name, options: { source: logSource, lasVersion: req.lasVersion } };
+  // A log's clock (Unix seconds of its first packet) stamps an MCAP's messages; a run has none.
+  const clock = 'info' in info ? info.info.startTime : undefined;
+  const startTime = typeof clock === 'number' ? clock : 0;
+  const options = { source: logSource, lasVersion: req.lasVersion, startTime, ...(req.mcapMessages ? { mcapMessages: req.mcapMessages } : {}) };
+  const input: ExportLogInput = { chunks, format: req.format, out: req.path, name: info.name, options };
   return session.runner.submit({
     kind: 'export',
-    params: { source: req.source, format: req.format, path: req.path, ...(req.lasVersion ? { lasVersion: req.lasVersion } : {}) },
+    params: { source: req.source, format: req.format, path: req.path, ...(req.lasVersion ? { lasVersion: req.lasVersion } : {}), ...(req.mcapMessages ? { mcapMessages: req.mcapMessages } : {}) },
     task: 'export-log',
     input,
     transfer: chunks.flatMap(chunkBuffers),

@@ -93,6 +93,10 @@ export interface ExportOptions {
   source?: SourceRecord | null;
   /** The LAS version to write (default '1.4'). */
   lasVersion?: '1.2' | '1.4';
+  /** Unix seconds of the log's first packet (the capture's clock); absent or 0: none. */
+  startTime?: number;
+  /** MCAP: one PointCloud2 per revolution (default) or per packet. */
+  mcapMessages?: 'revolution' | 'packet';
 }
 
 export interface ExportFormatDescriptor<Id extends ExportFormat = ExportFormat> {

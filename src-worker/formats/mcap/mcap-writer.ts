@@ -2,8 +2,11 @@
  * A drive log (PacketChunks) as an MCAP file that ROS 2 tools open: sensor_msgs/PointCloud2 on
  * `/points` and tf2_msgs/TFMessage on `/tf`, CDR-encoded, with ros2msg schemas, lz4 chunks.
  *
- * Grouping: a PointCloud2 holds the packets of `messagePeriodS` seconds (default 0.1 s, one
- * sweep of a 10 Hz lidar; 0 = one message per packet). Its points are in the lidar frame at its
+ * Grouping: a PointCloud2 holds the packets from one of `messageStarts` (packet indices, the
+ * export passes the log's revolutions: docs/drive-logs.md, *Scans*) to the next; without them,
+ * `messagePeriodS` seconds of packets (default 0.1 s; 0 = one message per packet). Stamps are
+ * `timeOrigin` + the log's time (the export passes the capture's Unix start, so a dated capture
+ * keeps its clock). Its points are in the lidar frame at its
  * first packet (frame_id 'lidar', stamp = that packet's time): every packet's points are carried
  * through its own pose into that frame, so a moving sensor's sweep stays in place — the motion
  * compensation a ROS driver's "deskew" does. Each PointCloud2 comes with a /tf message
@@ -34,6 +37,8 @@ export interface McapLogWriterOptions {
   worldFrame?: string;
   /** Seconds of packets per PointCloud2 (default 0.1); 0 = one message per packet. */
   messagePeriodS?: number;
+  /** Packet indices (ascending, from the log's first packet) where a message starts; overrides messagePeriodS. */
+  messageStarts?: ArrayLike<number> | null;
   /** Added to the log's times (seconds since its start) to make the ROS stamps, e.g. the log's Unix start. */
   timeOrigin?: number;
   /** Chunk compression (default 'lz4'). */
@@ -77,7 +82,11 @@ class Group {
 }
 
 export class McapLogWriter {
-  private readonly opts: Required<Omit<McapLogWriterOptions, 'write'>>;
+  private readonly opts: Required<Omit<McapLogWriterOptions, 'write' | 'messageStarts'>>;
+  /** Next entry of messageStarts to cut at, and the packet index reached. */
+  private readonly starts: ArrayLike<number> | null;
+  private nextStart = 0;
+  private packetIndex = 0;
   private readonly writer: McapWriter;
   private position = 0;
   private started = false;
@@ -99,6 +108,7 @@ export class McapLogWriter {
       timeOrigin: options.timeOrigin ?? 0,
       compression: options.compression ?? 'lz4',
     };
+    this.starts = options.messageStarts ?? null;
     const writable: IWritable = {
       write: async (buffer: Uint8Array) => {
         await options.write(buffer);
@@ -130,7 +140,8 @@ export class McapLogWriter {
     for (let k = 0; k < chunk.packetCount; k++) {
       const t = chunk.packetTime[k]!;
       const po = k * POSE_STRIDE;
-      if (g.open && !(t >= g.t0 && t - g.t0 < this.opts.messagePeriodS)) await this.flush();
+      if (g.open && this.cutsBefore(t)) await this.flush();
+      this.packetIndex++;
       if (!g.open) {
         g.open = true;
         g.t0 = t;
@@ -158,6 +169,18 @@ export class McapLogWriter {
       }
       this.summary.packets++;
     }
+  }
+
+  /** Whether the packet about to be added (time t) starts a new message. */
+  private cutsBefore(t: number): boolean {
+    const s = this.starts;
+    if (!s) return !(t >= this.group.t0 && t - this.group.t0 < this.opts.messagePeriodS);
+    let cut = false;
+    while (this.nextStart < s.length && s[this.nextStart]! <= this.packetIndex) {
+      if (s[this.nextStart] === this.packetIndex) cut = true;
+      this.nextStart++;
+    }
+    return cut;
   }
 
   private async flush(): Promise<void> {
