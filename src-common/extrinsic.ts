@@ -111,7 +111,7 @@ function fromMatrix(lines: string[], name: string): Pose7 {
     const tokens = body.split(/\s+/);
     const values = tokens.map(Number);
     const bad = tokens.findIndex((t, k) => !Number.isFinite(values[k]!) || t === '');
-    if (bad >= 0) throw new ExtrinsicError(name, i + 1, `"${tokens[bad]!.slice(0, 40)}" is not a finite number`);
+    if (bad >= 0) throw new ExtrinsicError(name, i + 1, `number ${bad + 1} is not a finite number`); // its position, never the file's text
     rows.push({ line: i + 1, values });
   });
   if (rows.length === 0) throw new ExtrinsicError(name, null, 'no numbers: expected a 4×4 matrix, a row of 12 numbers (3×4 [R | t]) or a YAML with q and t');
@@ -196,7 +196,7 @@ function fromYaml(lines: string[], name: string): Pose7 {
     const l = stripComment(raw);
     if (l.trim() === '' || l.trim() === '---') return;
     const m = /^(\s*)(?:-\s+)?([A-Za-z_][\w.-]*|"[^"]*"|'[^']*')\s*:\s*(.*)$/.exec(l);
-    if (!m) throw new ExtrinsicError(name, i + 1, `cannot read "${l.trim().slice(0, 40)}" (expected key: value)`);
+    if (!m) throw new ExtrinsicError(name, i + 1, 'not a "key: value" line (expected a matrix of numbers or a YAML with q and t)');
     entries.push({ key: m[2]!.replace(/^["']|["']$/g, ''), indent: m[1]!.length, value: m[3]!.trim(), line: i + 1 });
   });
   const qs = entries.filter((e) => e.key === 'q');
@@ -220,7 +220,7 @@ function fromYaml(lines: string[], name: string): Pose7 {
 function vectorOf(entries: Entry[], e: Entry, keys: readonly string[], name: string): number[] {
   const num = (s: string, line: number, what: string): number => {
     const v = Number(s.trim());
-    if (s.trim() === '' || !Number.isFinite(v)) throw new ExtrinsicError(name, line, `${e.key}.${what}: "${s.trim().slice(0, 40)}" is not a finite number`);
+    if (s.trim() === '' || !Number.isFinite(v)) throw new ExtrinsicError(name, line, `${e.key}.${what} is not a finite number`);
     return v;
   };
   const map = new Map<string, { value: string; line: number }>();

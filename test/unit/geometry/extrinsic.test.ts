@@ -68,7 +68,7 @@ describe('extrinsic files', () => {
     expect(errorOf(() => parseExtrinsic(mirror, 'mirror.txt')).message).toBe('mirror.txt, line 1: not a rotation: det R = -1.00000 (a mirror when −1); a rigid transform has det R = +1');
     expect(errorOf(() => parseExtrinsic('1 0 0 0\n0 1 0 0\n0 0 1 0\n0 0 1 1', 'h.txt')).message).toBe('h.txt, line 4: the last row of a 4×4 rigid transform must be 0 0 0 1 (got 0 0 1 1)');
     expect(errorOf(() => parseExtrinsic('1 0 0 0\n0 1 0\n0 0 1 0', 's.txt')).line).toBe(2);
-    expect(errorOf(() => parseExtrinsic('1 0 0 0\n0 1 NaN 0\n0 0 1 0', 'n.txt')).message).toBe('n.txt, line 2: "NaN" is not a finite number');
+    expect(errorOf(() => parseExtrinsic('1 0 0 0\n0 1 NaN 0\n0 0 1 0', 'n.txt')).message).toBe('n.txt, line 2: number 3 is not a finite number');
     expect(errorOf(() => parseExtrinsic('', 'e.txt')).message).toMatch(/^e\.txt: no numbers/);
   });
 
@@ -76,7 +76,7 @@ describe('extrinsic files', () => {
     near(parseExtrinsic('q: [0, 0, 0, 1]\nt: {x: 1, y: 2, z: 3}\n', 'f.yaml'), [1, 2, 3, 0, 0, 0, 1], 0);
     expect(errorOf(() => parseExtrinsic('q: [0, 0, 0, 1.01]\nt: [0, 0, 0]\n', 'u.yaml')).message).toBe('u.yaml, line 1: q is not a unit quaternion: its norm is 1.01000 (allowed 1 ± 0.0001)');
     expect(errorOf(() => parseExtrinsic('q:\n  x: 0\n  y: 0\n  z: 0\nt: [0, 0, 0]\n', 'w.yaml')).message).toBe('w.yaml, line 1: q has no w (expected x, y, z, w)');
-    expect(errorOf(() => parseExtrinsic('q: [0, 0, 0, 1]\nt: [0, nan, 0]\n', 'v.yaml')).message).toBe('v.yaml, line 2: t.y: "nan" is not a finite number');
+    expect(errorOf(() => parseExtrinsic('q: [0, 0, 0, 1]\nt: [0, nan, 0]\n', 'v.yaml')).message).toBe('v.yaml, line 2: t.y is not a finite number');
   });
 
   it.skipIf(!HAS_SHARED_DATA)('reads the RELLIS-3D extrinsics (vel2os1.yaml, transforms.yaml) as written', () => {
@@ -86,5 +86,14 @@ describe('extrinsic files', () => {
     // Its quaternion has norm 0.99998 as printed: accepted and normalised.
     expect(Math.hypot(cam[3], cam[4], cam[5], cam[6])).toBeCloseTo(1, 12);
     near(cam.slice(0, 3), [-0.13165462, 0.03870398, -0.17253834], 0);
+  });
+});
+
+describe('a file that is not an extrinsic', () => {
+  it('is refused by line and position, never quoting its text', () => {
+    const passwd = 'root:x:0:0:root:/root:/bin/bash\n';
+    const m = errorOf(() => parseExtrinsic(passwd, 'passwd')).message;
+    expect(m).toMatch(/^passwd, line 1: /);
+    expect(m).not.toMatch(/root|bash|x:0/);
   });
 });
