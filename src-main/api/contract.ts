@@ -271,6 +271,8 @@ export const requestSchemas = {
   /** The open project, or null. */
   'project.current': empty,
   'project.recent': empty,
+  /** Rewrites the open project's file without its unused pages (no job may be running). */
+  'project.compact': empty,
   'logs.list': empty,
   'logs.get': z.object({ id: Id }).strict(),
   'logs.delete': z.object({ id: Id }).strict(),
@@ -611,6 +613,18 @@ export interface ProjectInfo {
   name: string;
   schemaVersion: number;
   counts: Record<EntityName, number>;
+  /** Set when the file failed SQLite's quick_check on open: what is wrong and how to recover. The project is then read-only. */
+  damaged?: string;
+}
+
+/** `project.compact`: the open project's file rewritten without its unused pages. */
+export interface CompactResult {
+  path: string;
+  /** The file's size before and after (bytes). */
+  bytesBefore: number;
+  bytesAfter: number;
+  /** Unused pages before, as a fraction of the file. */
+  freeFractionBefore: number;
 }
 
 export interface RecentProject {
@@ -1007,6 +1021,7 @@ export interface Responses {
   'project.close': { closed: boolean };
   'project.current': ProjectInfo | null;
   'project.recent': RecentProject[];
+  'project.compact': CompactResult;
   'logs.list': DriveLogInfo[];
   'logs.get': DriveLogInfo;
   'logs.delete': { deleted: boolean };

@@ -6,6 +6,8 @@ export const USAGE = `thicket — off-road lidar simulation, headless
 Usage:
   thicket project create --project FILE [--json]
   thicket project info   --project FILE [--json]
+  thicket project compact --project FILE [--json]
+                         rewrite the file without its unused pages (after deleting or a stopped import)
   thicket demo           --project FILE [--seed N] [--small] [--no-experiment] [--json]
                          the demo project: reference site (scene + ground truth), training and
                          test drives of an HDL-32E (drive logs); the file is created when absent;

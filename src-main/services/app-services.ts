@@ -38,6 +38,7 @@ import { fitHandlers } from './handlers/fit-handlers';
 import { primitiveHandlers } from './handlers/primitive-handlers';
 import { evaluationHandlers } from './handlers/evaluation-handlers';
 import { experimentHandlers } from './handlers/experiment-handlers';
+import { labelHandlers } from './handlers/label-handlers';
 import { formatZodError } from './validation';
 import type { AppServicesOptions, Handlers, ServiceContext } from './service-context';
 import { version } from './version';
@@ -77,6 +78,7 @@ export class AppServices implements ApiHost, ServiceContext {
       ...primitiveHandlers(this),
       ...evaluationHandlers(this),
       ...experimentHandlers(this),
+      ...labelHandlers(this),
     };
   }
 
@@ -105,6 +107,9 @@ export class AppServices implements ApiHost, ServiceContext {
       return await handler(parsed.data);
     } catch (e) {
       if (e instanceof ApiError) throw e;
+      // A write that a damaged (read-only) project refused: say why and how to recover.
+      const refused = this.session?.store.refusedWrite(e);
+      if (refused) throw refused;
       throw new ApiError('internal', e instanceof Error ? e.message : String(e));
     }
   }

@@ -2,9 +2,10 @@
  * An open project: one SQLite connection and the repositories over it.
  * Created by openProject() (database.ts), which validates, migrates and recovers the file.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import type { EntityName, ProjectInfo } from '../api/contract';
+import type { ApiError, CompactResult, EntityName, ProjectInfo } from '../api/contract';
 import { ArrayStore, type ArrayTable } from './array-store';
 import { JobsRepository } from './jobs-repository';
 import { LogsRepository } from './logs-repository';
@@ -18,7 +19,8 @@ import { StudiesRepository } from './studies-repository';
 import { EvaluationsRepository } from './evaluations-repository';
 import { schemaVersion } from './migrations';
 import type { WalCheckpointer } from './wal-checkpointer';
-import { writeTransaction } from './write-transaction';
+import { busyError, writeTransaction } from './write-transaction';
+import { damageOf, damagedError, damagedWriteError, recoveryHint } from './damage';
 
 export interface RecoveryReport {
   /** Drive logs left in 'importing' by a host that stopped mid-import, now deleted. */
@@ -31,7 +33,11 @@ export interface RecoveryReport {
   discardedPrimitives: number;
   /** Queued or running jobs of a host that stopped, now 'interrupted'. */
   interruptedJobs: number;
+  /** Why the clean-up could not be written this time (a full disk, a lock held too long); the next open does it. */
+  deferred?: string;
 }
+
+export const NOTHING_RECOVERED: RecoveryReport = { discardedImports: 0, discardedRuns: 0, discardedScenes: 0, discardedModels: 0, discardedPrimitives: 0, interruptedJobs: 0 };
 
 /** Counts per entity; logs and runs count only when complete. Keys are fixed SQL, not input. */
 const COUNT_SQL: Record<EntityName, string> = {
@@ -62,7 +68,7 @@ export class ProjectStore {
   /** Runs the WAL's checkpoints off the host thread (set by openProject). */
   checkpointer: WalCheckpointer | null = null;
   /** What recover() did when the project was opened. */
-  recovery: RecoveryReport = { discardedImports: 0, discardedRuns: 0, discardedScenes: 0, discardedModels: 0, discardedPrimitives: 0, interruptedJobs: 0 };
+  recovery: RecoveryReport = { ...NOTHING_RECOVERED };
 
   private readonly countsStmt: Database.Statement<[], Record<EntityName, number>>;
   private readonly discardRunsStmt: Database.Statement<[]>;
@@ -101,6 +107,16 @@ export class ProjectStore {
     return this.db.open;
   }
 
+  /** What SQLite's quick_check found wrong with the file when it was opened, or null (damage.ts). */
+  get damage(): string | null {
+    return damageOf(this.db);
+  }
+
+  /** A write that this damaged project refused, as the error that says why and how to recover; else null. */
+  refusedWrite(e: unknown): ApiError | null {
+    return damagedWriteError(this.db, e);
+  }
+
   /** The chunked typed-array store over one of the allow-listed `*_arrays` tables. */
   arrays(table: ArrayTable): ArrayStore {
     let store = this.arrayStores.get(table);
@@ -128,7 +144,7 @@ export class ProjectStore {
    */
   recover(): RecoveryReport {
     // Jobs first: the logs and runs to discard are those whose job is no longer live.
-    return this.transaction(() => {
+    const report: RecoveryReport = this.transaction(() => {
       const interruptedJobs = this.jobs.markInterrupted();
       return {
         interruptedJobs,
@@ -139,6 +155,41 @@ export class ProjectStore {
         discardedPrimitives: this.primitives.discardUnfinished(),
       };
     });
+    if (report.discardedImports + report.discardedRuns + report.discardedScenes + report.discardedModels + report.discardedPrimitives > 0) this.reclaim();
+    return report;
+  }
+
+  /**
+   * Gives the pages that deletions freed back to the file system (a project created with
+   * incremental auto-vacuum; a no-op in an older one until `compact`). Best effort: a failure
+   * (a full disk) leaves them for the next time.
+   */
+  reclaim(): void {
+    try {
+      this.db.pragma('incremental_vacuum');
+    } catch {
+      // the pages stay free inside the file; nothing is lost
+    }
+  }
+
+  /**
+   * Rewrites the file without its free pages (VACUUM), switching an older project to
+   * incremental auto-vacuum on the way, and folds the write-ahead log back in so the file
+   * shrinks now. The host must have no job running: VACUUM needs the connection to itself.
+   */
+  compact(): CompactResult {
+    if (this.damage !== null) throw damagedError(this.db);
+    const pages = this.db.pragma('page_count', { simple: true }) as number;
+    const free = this.db.pragma('freelist_count', { simple: true }) as number;
+    const bytesBefore = fs.statSync(this.path).size;
+    try {
+      this.db.pragma('auto_vacuum = INCREMENTAL');
+      this.db.exec('VACUUM');
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch (e) {
+      throw busyError(this.db, e) ?? e;
+    }
+    return { path: this.path, bytesBefore, bytesAfter: fs.statSync(this.path).size, freeFractionBefore: pages > 0 ? free / pages : 0 };
   }
 
   counts(): Record<EntityName, number> {
@@ -146,7 +197,8 @@ export class ProjectStore {
   }
 
   info(): ProjectInfo {
-    return { path: this.path, name: this.name, schemaVersion: schemaVersion(this.db), counts: this.counts() };
+    const damage = this.damage;
+    return { path: this.path, name: this.name, schemaVersion: schemaVersion(this.db), counts: this.counts(), ...(damage !== null ? { damaged: `${damage}. ${recoveryHint(this.path)}` } : {}) };
   }
 
   /** Closes the connection (SQLite checkpoints the WAL into the file). Idempotent. */
@@ -155,7 +207,14 @@ export class ProjectStore {
     try {
       this.checkpointer?.close(); // first: the host's connection must be the last one
       this.checkpointer = null;
-      this.db.pragma('optimize');
+      // An optimisation only: a full disk or a read-only (damaged) project must still close.
+      if (this.damage === null) {
+        try {
+          this.db.pragma('optimize');
+        } catch {
+          // skipped this time
+        }
+      }
     } finally {
       this.db.close();
     }

@@ -13,7 +13,14 @@ export async function projectCommand(services: AppServices, args: CommonArgs): P
   if (sub === 'info') {
     const info = await services.call('project.open', { path });
     const counts = Object.entries(info.counts).map(([k, n]) => `  ${k}: ${n}`).join('\n');
-    return { json: info, text: `${info.path}\nschema version ${info.schemaVersion}\n${counts}` };
+    const damaged = info.damaged ? `\nDAMAGED, open read-only: ${info.damaged}` : '';
+    return { json: info, text: `${info.path}\nschema version ${info.schemaVersion}\n${counts}${damaged}` };
   }
-  throw new CliError(`project: unknown subcommand "${sub ?? ''}" (expected create or info)`, 2);
+  if (sub === 'compact') {
+    await services.call('project.open', { path });
+    const r = await services.call('project.compact', {});
+    const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
+    return { json: r, text: `compacted ${r.path}: ${mb(r.bytesBefore)} → ${mb(r.bytesAfter)} (${(100 * r.freeFractionBefore).toFixed(0)} % of it was unused)` };
+  }
+  throw new CliError(`project: unknown subcommand "${sub ?? ''}" (expected create, info or compact)`, 2);
 }

@@ -4,7 +4,7 @@ import { ApiError } from '../../api/contract';
 import type { Handlers, ServiceContext } from '../service-context';
 import { ProjectSession } from '../project-session';
 
-type ProjectMethods = 'project.create' | 'project.open' | 'project.close' | 'project.current' | 'project.recent';
+type ProjectMethods = 'project.create' | 'project.open' | 'project.close' | 'project.current' | 'project.recent' | 'project.compact';
 
 export function projectHandlers(ctx: ServiceContext): Pick<Handlers, ProjectMethods> {
   const switchTo = async (path: string, create: boolean) => {
@@ -32,5 +32,13 @@ export function projectHandlers(ctx: ServiceContext): Pick<Handlers, ProjectMeth
     },
     'project.current': () => ctx.session?.store.info() ?? null,
     'project.recent': () => ctx.recent.list(),
+    'project.compact': () => {
+      const session = ctx.requireSession();
+      const running = session.runner.activeCount;
+      if (running > 0) throw new ApiError('conflict', `cannot compact ${session.path} while ${running} job${running === 1 ? ' runs' : 's run'}: wait for them or cancel them`);
+      const result = session.store.compact();
+      ctx.events.emit({ type: 'project', entity: 'project' });
+      return result;
+    },
   };
 }

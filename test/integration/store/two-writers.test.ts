@@ -25,7 +25,7 @@ function writer(file: string, tag: string, imports: number, chunks: number): Pro
   });
 }
 
-// docs/design.md, "Two writers": write transactions begin IMMEDIATE, so a second process's
+// docs/design.md, "Robustness": write transactions begin IMMEDIATE, so a second process's
 // writes queue for the lock instead of failing with "database is locked".
 describe('two processes importing into one project at the same time', () => {
   const tmp = useTempDir();
