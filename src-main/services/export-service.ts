@@ -1,8 +1,8 @@
 /**
  * Exports a drive log or a run (same shape) to PCD, PLY, LAS, a KITTI folder or MCAP, as a
  * job: the store's chunks go to a worker (transferred; a capture's still packed), which decodes,
- * encodes and writes the file. The
- * output's folder must exist; an existing file is replaced only when it is not a project.
+ * encodes and writes the file. The output's folder must exist; where the output may be, and
+ * whether an existing file is replaced, is decided before (export-target.ts).
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
