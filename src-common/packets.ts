@@ -66,6 +66,11 @@ export interface PackedRays {
    * so a capture's ten-fold expansion never happens on the host thread.
    */
   decoder?: { profile: SensorProfile; origin: string };
+  /**
+   * The log's saved labels for this chunk's rays (docs/labeling.md), set as the store reads it:
+   * they replace the decoded rays' classes and object ids.
+   */
+  labels?: { rayClass: Uint8Array<ArrayBuffer>; rayObject: Uint32Array<ArrayBuffer> };
 }
 
 /** Array-valued fields of a chunk, in a fixed order (used by the store and transfer lists). */

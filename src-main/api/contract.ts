@@ -64,6 +64,29 @@ const mountOptions = {
 export const JOB_STATES = ['queued', 'running', 'done', 'failed', 'cancelled', 'interrupted'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
+/** Label file formats: SemanticKITTI `.label` (u32 per point: class low 16 bits, instance high 16), KITTI object `.txt` boxes, Thicket's JSON. */
+export const LABEL_FORMATS = ['semantic-kitti', 'kitti-object', 'thicket-json'] as const;
+export type LabelFormat = (typeof LABEL_FORMATS)[number];
+
+/** A class of the project's label list. */
+export interface LabelClass {
+  /** 0–255: the id rays carry (ray_class); 0 = unlabelled. */
+  id: number;
+  name: string;
+  /** '#rrggbb'. */
+  color: string;
+  /** ASPRS (LAS) classification code it exports as. */
+  asprs: number;
+}
+const LabelClassSchema = z
+  .object({
+    id: z.number().int().min(0).max(255),
+    name: z.string().trim().min(1).max(60),
+    color: z.string().regex(/^#[0-9a-fA-F]{6}$/, { error: 'a colour is #rrggbb' }),
+    asprs: z.number().int().min(0).max(255),
+  })
+  .strict();
+
 export const COLOR_MODES = ['height', 'intensity', 'class', 'time', 'ring'] as const;
 export type ColorMode = (typeof COLOR_MODES)[number];
 
@@ -529,6 +552,51 @@ export const requestSchemas = {
   /** Annotations of the project, or of one drive log. */
   'annotations.list': z.object({ logId: Id.optional() }).strict(),
   'annotations.get': z.object({ id: Id }).strict(),
+  /**
+   * Labelling a drive log (docs/labeling.md): the project's class list, the log's returns with
+   * their labels, saved label versions (the newest is the log's per-ray classes and object ids,
+   * which fitting, extraction and evaluation read), comparison of two versions, automatic
+   * proposals, and SemanticKITTI / KITTI object / Thicket JSON in and out.
+   */
+  'labels.classes': empty,
+  'labels.saveClasses': z.object({ classes: z.array(LabelClassSchema).min(1).max(256) }).strict(),
+  'labels.cloud': z.object({ logId: Id, version: z.number().int().min(1).optional() }).strict(),
+  'labels.versions': z.object({ logId: Id }).strict(),
+  'labels.save': z
+    .object({
+      logId: Id,
+      /** The version the edit started from (null: none saved yet); a newer one saved meanwhile is a conflict. */
+      baseVersion: z.number().int().min(1).nullable(),
+      /** Per point of labels.cloud (same order): class id and object (instance) id, 0 = none. */
+      classes: z.instanceof(Uint8Array),
+      instances: z.instanceof(Uint32Array),
+      entries: z.array(z.record(z.string(), z.unknown())).max(100_000).default([]),
+      author: z.string().max(100).default(''),
+      note: z.string().max(1000).default(''),
+    })
+    .strict(),
+  'labels.compare': z.object({ logId: Id, a: z.number().int().min(1), b: z.number().int().min(1) }).strict(),
+  /** Automatic proposals (ground segmentation, then Euclidean clusters classed by size): a job whose result is a new version (source 'auto'). */
+  'labels.propose': z.object({ logId: Id, minHeight: z.number().min(0).max(5).default(0.25) }).strict(),
+  'labels.import': z
+    .object({
+      logId: Id,
+      path: z.string().min(1).max(4096),
+      format: z.enum(LABEL_FORMATS).optional(),
+      /** SemanticKITTI: a class-map file (YAML or JSON: source label → Thicket class name or id); default by the file's dataset (RELLIS-3D, SemanticKITTI). */
+      classMap: z.string().min(1).max(4096).optional(),
+      classMapName: z.enum(['rellis3d', 'semantic-kitti']).optional(),
+    })
+    .strict(),
+  'labels.export': z
+    .object({
+      logId: Id,
+      version: z.number().int().min(1).optional(),
+      path: z.string().min(1).max(4096),
+      format: z.enum(LABEL_FORMATS),
+      force: z.boolean().default(false),
+    })
+    .strict(),
   /** Sensor studies: stored definitions and, once run, one result per sensor and mount. */
   'studies.list': empty,
   'studies.get': z.object({ id: Id }).strict(),
@@ -709,6 +777,68 @@ export interface AnnotationEntry {
   pose: [number, number, number, number, number, number, number];
   /** Oriented box: centre, size [length along yaw, width, height] (m), yaw (rad, counter-clockwise from +x). */
   box: { center: [number, number, number]; size: [number, number, number]; yaw: number };
+}
+
+/** A saved version of a log's labels. */
+export interface LabelVersionInfo {
+  id: number;
+  logId: number;
+  /** 1, 2, … per log. */
+  version: number;
+  source: 'edit' | 'import' | 'auto';
+  author: string;
+  note: string;
+  createdAt: string;
+  /** Returns labelled (class ≠ 0) of all returns. */
+  points: number;
+  labelled: number;
+  /** Returns per class (class ≠ 0), ascending class id. */
+  counts: { class: number; points: number }[];
+  /** Returns whose class or object differ from the previous version; null for the first. */
+  changed: number | null;
+  objects: number;
+}
+
+/**
+ * Every return of a log, in the world frame, for labelling (docs/labeling.md). Arrays are aligned
+ * point by point in the log's ray order (hits only); labels.save takes classes and instances in
+ * the same order.
+ */
+export interface LabelCloud {
+  logId: number;
+  /** The version these labels are (null: none saved; the log's own classes as imported). */
+  version: number | null;
+  points: number;
+  /** World coordinates minus `origin` (float32 keeps mm only near the origin), 3 per point. */
+  positions: Float32Array;
+  origin: [number, number, number];
+  /** The point's ray in the log's ray order (all rays, misses included), and its packet. */
+  rayIndex: Uint32Array;
+  packet: Uint32Array;
+  classes: Uint8Array;
+  instances: Uint32Array;
+  /** Confidence of an automatic proposal per point (1 = certain, as labelled by hand). */
+  confidence: Float32Array;
+  /** Height above the local ground (m; from the log's ground segmentation), NaN where no ground is near. */
+  heightAboveGround: Float32Array;
+  /** First point of each sweep (revolution or scan), ascending, for the per-sweep view. */
+  sweepStart: Uint32Array;
+  /** The objects (segments, patches) with their boxes. */
+  entries: AnnotationEntry[];
+}
+
+/** Two versions of one log's labels compared point by point. */
+export interface LabelComparison {
+  a: number;
+  b: number;
+  points: number;
+  /** Points whose class differs, and whose object differs. */
+  classChanged: number;
+  objectChanged: number;
+  /** Per class: points with it in a, in b, in both; agreement = both / (a + b − both) (intersection over union). */
+  perClass: { class: number; a: number; b: number; both: number; agreement: number }[];
+  /** Points with the same class in both, over all points. */
+  overallAgreement: number;
 }
 
 export interface AnnotationInfo {
@@ -1062,6 +1192,15 @@ export interface Responses {
   'demo.create': { job: JobInfo; project: ProjectInfo };
   'annotations.list': AnnotationInfo[];
   'annotations.get': AnnotationData;
+  'labels.classes': LabelClass[];
+  'labels.saveClasses': LabelClass[];
+  'labels.cloud': LabelCloud;
+  'labels.versions': LabelVersionInfo[];
+  'labels.save': LabelVersionInfo;
+  'labels.compare': LabelComparison;
+  'labels.propose': { job: JobInfo };
+  'labels.import': LabelVersionInfo;
+  'labels.export': { path: string; bytes: number; points: number };
   'studies.list': StudyInfo[];
   'studies.get': StudyData;
   'studies.delete': { deleted: boolean };

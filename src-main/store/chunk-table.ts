@@ -44,7 +44,7 @@ const COLUMNS: Record<ChunkArrayField, string> = {
 /** The part of a chunk a timeline reads. */
 export type ChunkMeta = Pick<PacketChunk, 'packetStart' | 'packetCount' | 'rayCount' | 'packetTime' | 'packetPose' | 'rayStart' | 'rayDir'>;
 
-type ChunkRow = { packet_start: number; packet_count: number; ray_count: number; packed_codec?: string | null; packed?: Buffer | null } & Record<string, Buffer>;
+type ChunkRow = { packet_start: number; packet_count: number; ray_count: number; packed_codec?: string | null; packed?: Buffer | null; label_class?: Buffer | null; label_object?: Buffer | null } & Record<string, Buffer>;
 
 /**
  * What decodes a packed chunk of an owner (the owner knows the profile it was imported with), and
@@ -111,12 +111,14 @@ export class ChunkTable {
     const owner = CHUNK_TABLES[table];
     if (owner === undefined) throw new Error(`not a chunk table: ${String(table)}`);
     const cols = [...CHUNK_ARRAY_FIELDS.map((f) => COLUMNS[f]), ...(decoder ? ['packed_codec', 'packed'] : [])];
+    // A log's saved labels (docs/labeling.md) are read beside its chunks, never inserted with them.
+    const readCols = decoder ? [...cols, 'label_class', 'label_object'] : cols;
     this.insertStmt = db.prepare<unknown[]>(
       `INSERT INTO ${table} (${owner}, seq, packet_start, packet_count, ray_count, ${cols.join(', ')})
        VALUES (${Array(5 + cols.length).fill('?').join(', ')})`,
     );
     this.readStmt = db.prepare<[number, number], ChunkRow>(
-      `SELECT packet_start, packet_count, ray_count, ${cols.join(', ')} FROM ${table} WHERE ${owner} = ? AND seq = ?`,
+      `SELECT packet_start, packet_count, ray_count, ${readCols.join(', ')} FROM ${table} WHERE ${owner} = ? AND seq = ?`,
     );
     this.seqsStmt = db.prepare<[number], number>(`SELECT seq FROM ${table} WHERE ${owner} = ? ORDER BY seq`).pluck();
     this.countStmt = db.prepare<[number], number>(`SELECT count(*) FROM ${table} WHERE ${owner} = ?`).pluck();
@@ -169,11 +171,32 @@ export class ChunkTable {
     return this.withDecoder(chunk, row, ownerId, seq);
   }
 
-  /** A packed row's chunk with its payloads and their decoder; other rows as they are. */
+  /**
+   * A packed row's chunk with its payloads and their decoder; other rows as they are. Saved
+   * labels replace the imported classes and object ids: in place for stored rays, through the
+   * decoder for packed ones.
+   */
   private withDecoder(chunk: PacketChunk, row: ChunkRow, ownerId: number, seq: number): PacketChunk {
-    if (!this.decoder || !row.packed || !row.packed_codec) return chunk;
+    const lc = row.label_class, lo = row.label_object;
+    const labels = lc && lo
+      ? { rayClass: fromBlob(lc, 'u8', `chunk ${seq} label_class`), rayObject: fromBlob(lo, 'u32', `chunk ${seq} label_object`) }
+      : null;
+    if (labels && (labels.rayClass.length !== chunk.rayCount || labels.rayObject.length !== chunk.rayCount)) {
+      throw new ApiError('bad_input', `chunk ${seq}: ${labels.rayClass.length} saved labels for ${chunk.rayCount} rays`);
+    }
+    if (!this.decoder || !row.packed || !row.packed_codec) {
+      return labels ? { ...chunk, rayClass: labels.rayClass as Uint8Array<ArrayBuffer>, rayObject: labels.rayObject as Uint32Array<ArrayBuffer> } : chunk;
+    }
     const bytes = fromBlob(row.packed, 'u8', `chunk ${seq} packed`);
-    return { ...chunk, packed: { codec: row.packed_codec as PackedRays['codec'], bytes, decoder: this.decoder(ownerId, seq) } };
+    return {
+      ...chunk,
+      packed: {
+        codec: row.packed_codec as PackedRays['codec'],
+        bytes,
+        decoder: this.decoder(ownerId, seq),
+        ...(labels ? { labels: labels as NonNullable<PackedRays['labels']> } : {}),
+      },
+    };
   }
 
   /**

@@ -139,9 +139,11 @@ export const MIGRATIONS: readonly Migration[] = [
     up(db) {
       // A drive log's labels as saved versions (docs/labeling.md): per return in log order a class
       // (u8) and an object id (u32), and for automatic proposals a confidence (f32), each array
-      // deflated; the newest version is also written into the log's chunks (ray_class,
-      // ray_object), which fitting, extraction and evaluation read. The project's class list
-      // overrides the built-in one where it has rows.
+      // deflated. The newest version is also written beside each of the log's chunks
+      // (label_class, label_object: per ray of the chunk), and reading a chunk puts them in place
+      // of the classes it was imported with, so fitting, extraction and evaluation read the
+      // labels; a packed chunk's go to its decoder. The project's class list overrides the
+      // built-in one where it has rows.
       db.exec(`
         CREATE TABLE label_versions (
           id         INTEGER PRIMARY KEY,
@@ -162,6 +164,8 @@ export const MIGRATIONS: readonly Migration[] = [
           entries    TEXT NOT NULL CHECK (json_valid(entries)),
           UNIQUE (log_id, version)
         );
+        ALTER TABLE log_chunks ADD COLUMN label_class BLOB;
+        ALTER TABLE log_chunks ADD COLUMN label_object BLOB;
         CREATE TABLE label_classes (
           id    INTEGER PRIMARY KEY CHECK (id BETWEEN 0 AND 255),
           name  TEXT NOT NULL,

@@ -12,6 +12,7 @@ import { LogsRepository } from './logs-repository';
 import { RunsRepository } from './runs-repository';
 import { ScenesRepository } from './scenes-repository';
 import { ProfilesRepository } from './profiles-repository';
+import { LabelsRepository } from './labels-repository';
 import { AnnotationsRepository } from './annotations-repository';
 import { PrimitivesRepository } from './primitives-repository';
 import { ModelsRepository } from './models-repository';
@@ -61,6 +62,7 @@ export class ProjectStore {
   readonly scenes: ScenesRepository;
   readonly profiles: ProfilesRepository;
   readonly annotations: AnnotationsRepository;
+  readonly labels: LabelsRepository;
   readonly models: ModelsRepository;
   readonly primitives: PrimitivesRepository;
   readonly studies: StudiesRepository;
@@ -88,6 +90,7 @@ export class ProjectStore {
     this.scenes = new ScenesRepository(db, this.arrays('scene_arrays'));
     this.profiles = new ProfilesRepository(db);
     this.annotations = new AnnotationsRepository(db);
+    this.labels = new LabelsRepository(db);
     this.models = new ModelsRepository(db, this.arrays('model_arrays'));
     this.primitives = new PrimitivesRepository(db, this.arrays('primitive_arrays'));
     this.studies = new StudiesRepository(db);

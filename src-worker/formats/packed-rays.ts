@@ -125,5 +125,10 @@ export function unpackChunk(c: PacketChunk, profile: SensorProfile, where = 'pac
     out.rayRing.set(r.ring.subarray(0, r.count), s);
     out.rayReturn.set(r.ret.subarray(0, r.count), s);
   }
+  // The log's saved labels (docs/labeling.md) in place of the decoder's zeros.
+  if (packed.labels && packed.labels.rayClass.length === n && packed.labels.rayObject.length === n) {
+    out.rayClass.set(packed.labels.rayClass);
+    out.rayObject.set(packed.labels.rayObject);
+  }
   return out;
 }

@@ -4,6 +4,8 @@ import { exportLog } from './export-log';
 import { prepareImport } from './prepare-import';
 import { formatCatalogueTask } from './format-catalogue';
 import { displayCloudTask } from './display-cloud';
+import { labelCloudTask } from './label-cloud';
+import { labelProposeTask } from './label-propose';
 import { spin, sumArray } from './diagnostics';
 import { generateScene } from './generate-scene';
 import { simulateBatch } from './simulate-batch';
@@ -36,6 +38,8 @@ export const TASKS = {
   'prepare-import': prepareImport,
   'format-catalogue': formatCatalogueTask,
   'display-cloud': displayCloudTask,
+  'label-cloud': labelCloudTask,
+  'label-propose': labelProposeTask,
   spin,
   'sum-array': sumArray,
   'generate-scene': generateScene,
