@@ -2,14 +2,15 @@
  * The CLI's exit status contract (README.md, "The CLI"): 2 for a usage error — a flag the command
  * does not take, an unknown --param — and 1 when the input is bad (a missing or malformed file),
  * with a message that names the flag or the file and never echoes a file's text. Export refuses
- * to overwrite without --force.
+ * to overwrite without --force. The CLI runs from any folder, not only the repository's.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FLAG_NAMES } from '../../../src-main/cli/args';
 import { COMMAND_FLAGS } from '../../../src-main/cli/command-flags';
-import { cliTempHome, runCli } from '../../helpers/cli';
+import { CLI, cliTempHome, runCli } from '../../helpers/cli';
 import { syntheticKitti } from '../../helpers/temp';
 
 const tmp = cliTempHome();
@@ -86,4 +87,12 @@ describe('bad input exits 1 naming the file and the reason', () => {
     expect(forced.status, forced.stderr).toBe(0);
     expect(readFileSync(victim, 'latin1').startsWith('ply\n')).toBe(true);
   }, 60_000);
+});
+
+describe('the working folder', () => {
+  it('does not matter: run from elsewhere, the workers still start (source or built)', () => {
+    const r = spawnSync(process.execPath, [CLI, 'validate', 'grass', '--samples', '50', '--json'], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, ...tmp.env }, timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { cases: unknown[] }).cases.length).toBeGreaterThan(0);
+  }, 120_000);
 });
