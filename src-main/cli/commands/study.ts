@@ -12,11 +12,12 @@
  * (fields height m, pitchDeg, yawDeg, x, y m; absent ones default to 2 m, 0°, 0°, 0, 0), or a sweep
  * whose fields are lists, crossed: {"height": [1, 2, 3], "pitchDeg": [-10, 0, 10]}.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { StudyMount, type StudySensorResult } from '../../api/contract';
 import { STUDY_LOOPS, STUDY_SIMULATIONS } from '../../../src-common/modes';
 import type { AppServices } from '../../services/app-services';
 import { formatZodError } from '../../services/validation';
+import { MOUNTS_FILE, readSideFile } from '../../services/side-file';
 import { parseJsonText } from '../../../src-common/sensor-profile-schema';
 import { intFlag, numberFlag, requireProject, type CommonArgs } from '../args';
 import { CliError } from '../cli-error';
@@ -81,12 +82,11 @@ export async function studyCommand(services: AppServices, args: CommonArgs, prog
   if (v.mounts) {
     let text: string;
     try {
-      text = readFileSync(v.mounts, 'utf8');
+      // Bounded, and only a regular file (docs/drive-logs.md, "Side files").
+      text = readSideFile(v.mounts, MOUNTS_FILE).text;
     } catch (e) {
       // A file that cannot be read is the input's fault, not the command line's: exit 1.
-      const code = (e as NodeJS.ErrnoException).code ?? '';
-      const why = ({ ENOENT: 'no such file', EISDIR: 'is a folder, not a file', EACCES: 'permission denied' } as Record<string, string>)[code] ?? (e as Error).message;
-      throw new CliError(`--mounts ${v.mounts}: ${why}`, 1);
+      throw new CliError(`--mounts ${(e as Error).message}`, 1);
     }
     mounts = parseMounts(text, v.mounts);
   }

@@ -9,6 +9,7 @@ import { closeSync, openSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectApiError, useAppServices } from '../../helpers/app-services';
+import { cliTempHome, runCli } from '../../helpers/cli';
 import { syntheticKitti } from '../../helpers/temp';
 
 const MiB = 1024 * 1024;
@@ -64,5 +65,22 @@ describe('side files of an import, bounded', () => {
     expect(await fx.services.call('logs.list', {})).toEqual([]);
     expect(await fx.services.call('jobs.list', {})).toEqual([]);
     expect((await fx.services.call('profiles.list', {})).filter((p) => !p.builtin)).toEqual([]);
+  });
+});
+
+describe('a study --mounts file, bounded', () => {
+  const tmp = cliTempHome('thicket-mounts-');
+  const study = (mounts: string) => runCli(['study', '--project', join(tmp.dir, 'none.thicket'), '--scene', '1', '--profiles', 'vlp16', '--mounts', mounts], tmp.env);
+
+  it('refuses a device and a file past 1 MiB with exit 1, naming the file and the reason', () => {
+    const dev = study('/dev/zero');
+    expect(dev.status).toBe(1);
+    expect(dev.stderr).toContain('--mounts /dev/zero: not a regular file (a device), so it cannot be the mounts file');
+    const big = join(tmp.dir, 'mounts.json');
+    closeSync(openSync(big, 'w'));
+    truncateSync(big, 2 * MiB);
+    const r = study(big);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`--mounts ${big}: 2 MiB is too large for a mounts file (at most 1 MiB)`);
   });
 });
