@@ -92,6 +92,12 @@ const OPTIONS = {
   'mcap-messages': { type: 'string' },
   // export: replace an existing file
   force: { type: 'boolean', default: false },
+  // labels of a drive log
+  'class-map': { type: 'string' },
+  'class-map-name': { type: 'string' },
+  'label-version': { type: 'string' },
+  versions: { type: 'string' },
+  'min-height': { type: 'string' },
   // sensor studies
   profiles: { type: 'string' },
   mounts: { type: 'string' },

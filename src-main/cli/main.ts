@@ -25,6 +25,7 @@ import { evaluateCommand } from './commands/evaluate';
 import { primitivesCommand } from './commands/primitives';
 import { experimentCommand } from './commands/experiment';
 import { logCommand } from './commands/log';
+import { annotationCommand } from './commands/annotation';
 
 type Command = (services: AppServices, args: CommonArgs, progress: ProgressReporter) => Promise<CommandOutput>;
 
@@ -43,6 +44,7 @@ const COMMANDS: Record<string, Command> = {
   evaluate: evaluateCommand,
   primitives: primitivesCommand,
   log: logCommand,
+  annotation: annotationCommand,
   experiment: experimentCommand,
 };
 
