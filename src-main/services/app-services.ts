@@ -107,7 +107,7 @@ export class AppServices implements ApiHost, ServiceContext {
       return await handler(parsed.data);
     } catch (e) {
       if (e instanceof ApiError) throw e;
-      // A write that a damaged (read-only) project refused: say why and how to recover.
+      // A write the project refused (damaged, or locked by another process): say which and why.
       const refused = this.session?.store.refusedWrite(e);
       if (refused) throw refused;
       throw new ApiError('internal', e instanceof Error ? e.message : String(e));

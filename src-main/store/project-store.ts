@@ -115,9 +115,12 @@ export class ProjectStore {
     return damageOf(this.db);
   }
 
-  /** A write that this damaged project refused, as the error that says why and how to recover; else null. */
+  /**
+   * A write that this project refused — it is damaged, or another process held its lock past the
+   * busy timeout — as the error that names the project and says why; else null.
+   */
   refusedWrite(e: unknown): ApiError | null {
-    return damagedWriteError(this.db, e);
+    return damagedWriteError(this.db, e) ?? busyError(this.db, e);
   }
 
   /** The chunked typed-array store over one of the allow-listed `*_arrays` tables. */

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src-main/api/contract';
 import { openProject } from '../../../src-main/store';
 import { useTempDir } from './helpers';
 
@@ -50,6 +52,38 @@ describe('two processes importing into one project at the same time', () => {
         expect(store.logs.chunkCount(log.id)).toBe(chunks);
       }
     } finally {
+      store.close();
+    }
+  });
+
+  it('names the project when another process holds the lock past the wait', () => {
+    const file = tmp.file('held.thicket');
+    const store = openProject(file, { create: true });
+    const other = new Database(file, { fileMustExist: true });
+    try {
+      store.db.pragma('busy_timeout = 20'); // the test's own wait, not the default 5 s
+      other.exec('BEGIN IMMEDIATE');
+      let error: unknown = null;
+      try {
+        store.logs.beginImport({ name: 'late', format: 'pcd', sourcePath: null, profileId: null, jobId: null });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).code).toBe('conflict');
+      expect((error as ApiError).message).toContain(`project ${file} is busy`);
+      // A single statement outside a transaction fails as SQLite says; the host explains it the same way.
+      let single: unknown = null;
+      try {
+        store.jobs.create('import');
+      } catch (e) {
+        single = e;
+      }
+      expect(store.refusedWrite(single)?.message).toContain(`project ${file} is busy`);
+      other.exec('ROLLBACK');
+      expect(store.logs.beginImport({ name: 'now', format: 'pcd', sourcePath: null, profileId: null, jobId: null })).toBeGreaterThan(0);
+    } finally {
+      other.close();
       store.close();
     }
   });
