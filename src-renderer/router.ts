@@ -12,6 +12,7 @@ const routes: RouteRecordRaw[] = [
   { path: '/projects', component: ProjectsView },
   { path: '/logs', component: DriveLogsView },
   { path: '/logs/:id(\\d+)', component: () => import('./views/LogView.vue'), props: (r) => ({ id: Number(r.params.id) }) },
+  { path: '/logs/:id(\\d+)/label', component: () => import('./views/LabelView.vue'), props: (r) => ({ id: Number(r.params.id) }) },
   { path: '/primitives', component: () => import('./views/PrimitivesView.vue') },
   { path: '/sensors', component: () => import('./views/SensorsView.vue') },
   { path: '/scenes', component: () => import('./views/ScenesView.vue') },

@@ -1,0 +1,124 @@
+/**
+ * The labels being edited (a class and an object id per point) and their history: every edit is
+ * stored as the points it touched with their values before and after, so undo and redo restore
+ * exactly those points whatever the cloud's size. The history keeps at most `maxPoints` touched
+ * points in all (the oldest edits go first) and forgets the redo branch on a new edit.
+ */
+
+export interface LabelEdit {
+  /** What the history list shows: "Class ground → 1,204 points". */
+  title: string;
+  indices: Uint32Array;
+  beforeClass: Uint8Array;
+  beforeInstance: Uint32Array;
+  afterClass: Uint8Array;
+  afterInstance: Uint32Array;
+}
+
+export class LabelEdits {
+  private done: LabelEdit[] = [];
+  private undone: LabelEdit[] = [];
+  /** Bumped on every change, so views can watch one number. */
+  revision = 0;
+
+  constructor(
+    readonly classes: Uint8Array,
+    readonly instances: Uint32Array,
+    private readonly maxPoints = 50_000_000,
+  ) {}
+
+  get canUndo(): boolean {
+    return this.done.length > 0;
+  }
+
+  get canRedo(): boolean {
+    return this.undone.length > 0;
+  }
+
+  /** Titles, oldest first, of the edits done (then those undone, which redo brings back). */
+  get history(): { done: string[]; undone: string[] } {
+    return { done: this.done.map((e) => e.title), undone: this.undone.map((e) => e.title).reverse() };
+  }
+
+  /**
+   * Apply new values to the points `indices`: `cls` (a class id, or null to keep each point's) and
+   * `instance` (an object id, a function of the old one, or null to keep). Points that would not
+   * change are left out; returns the edit, or null when nothing changed.
+   */
+  apply(title: string, indices: Uint32Array, cls: number | null, instance: number | ((old: number) => number) | null): LabelEdit | null {
+    const keep: number[] = [];
+    const newClass: number[] = [];
+    const newInstance: number[] = [];
+    for (const i of indices) {
+      const c = cls ?? this.classes[i]!;
+      const o = this.instances[i]!;
+      const n = instance === null ? o : typeof instance === 'function' ? instance(o) : instance;
+      if (c === this.classes[i] && n === o) continue;
+      keep.push(i);
+      newClass.push(c);
+      newInstance.push(n);
+    }
+    if (keep.length === 0) return null;
+    const idx = Uint32Array.from(keep);
+    const edit: LabelEdit = {
+      title,
+      indices: idx,
+      beforeClass: Uint8Array.from(idx, (i) => this.classes[i]!),
+      beforeInstance: Uint32Array.from(idx, (i) => this.instances[i]!),
+      afterClass: Uint8Array.from(newClass),
+      afterInstance: Uint32Array.from(newInstance),
+    };
+    this.write(edit, 'after');
+    this.done.push(edit);
+    this.undone = [];
+    this.trim();
+    this.revision++;
+    return edit;
+  }
+
+  undo(): LabelEdit | null {
+    const e = this.done.pop();
+    if (!e) return null;
+    this.write(e, 'before');
+    this.undone.push(e);
+    this.revision++;
+    return e;
+  }
+
+  redo(): LabelEdit | null {
+    const e = this.undone.pop();
+    if (!e) return null;
+    this.write(e, 'after');
+    this.done.push(e);
+    this.revision++;
+    return e;
+  }
+
+  /** Undo or redo until `doneCount` edits are done (a click in the history list). */
+  goTo(doneCount: number): void {
+    while (this.done.length > doneCount && this.undo());
+    while (this.done.length < doneCount && this.redo());
+  }
+
+  private write(e: LabelEdit, side: 'before' | 'after'): void {
+    const cls = side === 'before' ? e.beforeClass : e.afterClass;
+    const inst = side === 'before' ? e.beforeInstance : e.afterInstance;
+    for (let k = 0; k < e.indices.length; k++) {
+      const i = e.indices[k]!;
+      this.classes[i] = cls[k]!;
+      this.instances[i] = inst[k]!;
+    }
+  }
+
+  private trim(): void {
+    let total = this.done.reduce((s, e) => s + e.indices.length, 0);
+    while (this.done.length > 1 && total > this.maxPoints) total -= this.done.shift()!.indices.length;
+  }
+}
+
+/** The smallest object id above every one in use. */
+export function nextInstanceId(instances: Uint32Array): number {
+  let max = 0;
+  for (let i = 0; i < instances.length; i++) if (instances[i]! > max) max = instances[i]!;
+  return max + 1;
+}

@@ -1,0 +1,114 @@
+/**
+ * The Label page's keyboard map, one table for the handler and the `?` dialog. Tools: V navigate,
+ * B box, L lasso, R brush, S segment under cursor. Number keys 1–9 and 0 pick the palette's first
+ * ten classes. Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) undo and redo; the other keys act on the selection.
+ */
+
+export type LabelTool = 'navigate' | 'box' | 'lasso' | 'brush' | 'segment';
+
+export type LabelAction =
+  | { action: 'tool'; tool: LabelTool }
+  | { action: 'class'; slot: number }
+  | { action: 'undo' }
+  | { action: 'redo' }
+  | { action: 'assign' }
+  | { action: 'unlabel' }
+  | { action: 'newObject' }
+  | { action: 'merge' }
+  | { action: 'clearSelection' }
+  | { action: 'selectAll' }
+  | { action: 'invertSelection' }
+  | { action: 'heightFilter' }
+  | { action: 'sweep'; dir: -1 | 1 }
+  | { action: 'sweepView' }
+  | { action: 'save' }
+  | { action: 'frame' }
+  | { action: 'brushRadius'; dir: -1 | 1 }
+  | { action: 'help' };
+
+export const TOOL_KEYS: Record<string, LabelTool> = { v: 'navigate', b: 'box', l: 'lasso', r: 'brush', s: 'segment' };
+
+/** Every shortcut as the help dialog lists it. */
+export const SHORTCUTS: { keys: string; what: string }[] = [
+  { keys: 'V', what: 'Navigate: drag rotates, right-drag pans, wheel zooms' },
+  { keys: 'B', what: 'Box select: drag a screen rectangle' },
+  { keys: 'L', what: 'Lasso select: drag a polygon' },
+  { keys: 'R', what: 'Brush select: paint over points ([ and ] change the radius)' },
+  { keys: 'S', what: 'Select the segment (object) under the cursor: click a point' },
+  { keys: 'Shift + drag', what: 'Add to the selection' },
+  { keys: 'Ctrl / Alt + drag', what: 'Subtract from the selection' },
+  { keys: 'Middle-drag, right-drag', what: 'Rotate and pan while a selection tool is active' },
+  { keys: '1 … 9, 0', what: 'Pick the palette’s 1st … 10th class' },
+  { keys: 'A or Enter', what: 'Assign the picked class to the selection' },
+  { keys: 'Delete', what: 'Unlabel the selection (class 0, no object)' },
+  { keys: 'N', what: 'New object from the selection' },
+  { keys: 'M', what: 'Merge the objects checked in the list (or touched by the selection)' },
+  { keys: 'H', what: 'Height filter on/off: select only points ≥ h m above ground' },
+  { keys: 'Esc', what: 'Clear the selection' },
+  { keys: 'Ctrl + A', what: 'Select every shown point' },
+  { keys: 'I', what: 'Invert the selection (within the shown points)' },
+  { keys: 'W', what: 'Per-sweep view on/off' },
+  { keys: ', and .', what: 'Previous / next sweep in the per-sweep view' },
+  { keys: 'F', what: 'Frame the whole cloud' },
+  { keys: 'Ctrl + Z', what: 'Undo' },
+  { keys: 'Ctrl + Shift + Z, Ctrl + Y', what: 'Redo' },
+  { keys: 'Ctrl + S', what: 'Save now (edits also save 3 s after the last one)' },
+  { keys: '?', what: 'This list' },
+];
+
+export interface KeyLike {
+  key: string;
+  shiftKey: boolean;
+  ctrlKey: boolean;
+  altKey: boolean;
+  metaKey: boolean;
+}
+
+/** The action of a key press, or null when the page does not use it. */
+export function labelKey(e: KeyLike): LabelAction | null {
+  const mod = e.ctrlKey || e.metaKey;
+  const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  if (mod && !e.altKey) {
+    if (k === 'z') return e.shiftKey ? { action: 'redo' } : { action: 'undo' };
+    if (k === 'y') return { action: 'redo' };
+    if (k === 'a') return { action: 'selectAll' };
+    if (k === 's') return { action: 'save' };
+    return null;
+  }
+  if (e.altKey || e.metaKey) return null;
+  if (e.key === '?') return { action: 'help' };
+  if (/^[0-9]$/.test(e.key)) return { action: 'class', slot: e.key === '0' ? 9 : Number(e.key) - 1 };
+  if (TOOL_KEYS[k] && !e.shiftKey) return { action: 'tool', tool: TOOL_KEYS[k] };
+  switch (k) {
+    case 'a':
+    case 'Enter':
+      return { action: 'assign' };
+    case 'Delete':
+    case 'Backspace':
+      return { action: 'unlabel' };
+    case 'n':
+      return { action: 'newObject' };
+    case 'm':
+      return { action: 'merge' };
+    case 'h':
+      return { action: 'heightFilter' };
+    case 'Escape':
+      return { action: 'clearSelection' };
+    case 'i':
+      return { action: 'invertSelection' };
+    case 'w':
+      return { action: 'sweepView' };
+    case ',':
+      return { action: 'sweep', dir: -1 };
+    case '.':
+      return { action: 'sweep', dir: 1 };
+    case 'f':
+      return { action: 'frame' };
+    case '[':
+      return { action: 'brushRadius', dir: -1 };
+    case ']':
+      return { action: 'brushRadius', dir: 1 };
+    default:
+      return null;
+  }
+}
