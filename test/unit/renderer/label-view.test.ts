@@ -1,0 +1,150 @@
+// @vitest-environment happy-dom
+/**
+ * The Label page against a stand-in API: it loads the log's labels, classes and versions, shows the
+ * palette with per-class counts, selects every point and assigns the class picked by number key,
+ * undoes and redoes from the keyboard, saves 3 s after the last edit with the version the edits
+ * started from and the aligned per-point arrays and boxes, and on a conflict asks before saving on
+ * top. (No WebGL here: the 3D view shows its "unavailable" overlay; the screen tools are covered by
+ * label-selection.test.ts and the end-to-end test.)
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { flushPromises, mount } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { h } from 'vue';
+import { RouterView, createMemoryHistory, createRouter } from 'vue-router';
+import type { LabelCloud, LabelVersionInfo } from '../../../src-main/api/contract';
+import { fake, hostError } from './fake-api';
+
+vi.mock('../../../src-renderer/api', () => import('./fake-api'));
+
+const { default: LabelView } = await import('../../../src-renderer/views/LabelView.vue');
+
+const N = 6;
+function cloud(version: number | null): LabelCloud {
+  return {
+    logId: 4, version, points: N, origin: [100, 200, 0],
+    positions: Float32Array.from([0, 0, 0, 1, 0, 0, 2, 0, 1, 0, 1, 0, 1, 1, 2, 2, 2, 3]),
+    rayIndex: Uint32Array.from({ length: N }, (_, i) => i * 2), packet: new Uint32Array(N),
+    classes: Uint8Array.from([1, 1, 0, 0, 0, 0]), instances: Uint32Array.from([0, 0, 5, 3, 3, 0]),
+    confidence: new Float32Array(N).fill(1), heightAboveGround: Float32Array.from([0, 0, 1, 0.1, 2, 3]),
+    sweepStart: Uint32Array.from([0, 3]), entries: [],
+  };
+}
+const CLASSES = [
+  { id: 1, name: 'ground', color: '#8b6b3d', asprs: 2 },
+  { id: 2, name: 'grass', color: '#7fc35a', asprs: 3 },
+  { id: 7, name: 'small tree', color: '#2f8f4e', asprs: 5 },
+];
+const version = (v: number): LabelVersionInfo => ({ id: 10 + v, logId: 4, version: v, source: 'edit', author: '', note: '', createdAt: '2026-01-01T00:00:00Z', points: N, labelled: 2, counts: [], changed: null, objects: 1 });
+
+async function open() {
+  const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/logs/:id/label', component: LabelView, props: { id: 4 } }, { path: '/:p(.*)*', component: { render: () => null } }] });
+  await router.push('/logs/4/label');
+  const w = mount({ render: () => h(RouterView) }, { global: { plugins: [router] }, attachTo: document.body });
+  await flushPromises();
+  return w;
+}
+const objects = (w: Awaited<ReturnType<typeof open>>) => w.findAll('[data-testid^="object-"]').map((r) => r.attributes('data-testid'));
+const press = async (key: string, mods: Partial<KeyboardEventInit> = {}) => {
+  window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...mods }));
+  await flushPromises();
+};
+const count = (w: Awaited<ReturnType<typeof open>>, id: number) => w.get(`[data-testid="class-${id}"] .count`).text();
+
+describe('the Label page', () => {
+  beforeEach(() => {
+    setActivePinia(createPinia());
+    fake.reset();
+    fake.handle('logs.get', () => ({ id: 4, name: 'scan.bin' }));
+    fake.handle('labels.cloud', () => cloud(1));
+    fake.handle('labels.classes', () => CLASSES);
+    fake.handle('labels.versions', () => [version(1)]);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    document.body.innerHTML = '';
+  });
+
+  it('assigns by keyboard, undoes, redoes and autosaves on top of the version it loaded', async () => {
+    const w = await open();
+    expect(w.get('h1').text()).toBe('Label · scan.bin');
+    expect(count(w, 1)).toBe('2');
+    expect(objects(w)).toEqual(['object-3', 'object-5']);
+    expect(window.__thicketLabels).toMatchObject({ ready: true, points: N, version: 1, dirty: false });
+
+    vi.useFakeTimers();
+    await press('3'); // the third class: small tree
+    await press('a', { ctrlKey: true }); // select all
+    expect(window.__thicketLabels!.selected).toBe(N);
+    await press('a'); // assign
+    expect(count(w, 7)).toBe('6');
+    expect(w.findAll('[data-testid="history-done"]').map((h) => h.text())).toEqual(['small tree → 6 points']);
+    await press('z', { ctrlKey: true });
+    expect(count(w, 7)).toBe('0');
+    expect(count(w, 1)).toBe('2');
+    await press('Z', { ctrlKey: true, shiftKey: true });
+    expect(count(w, 7)).toBe('6');
+    expect(window.__thicketLabels!.dirty).toBe(true);
+
+    let saved: Record<string, unknown> | null = null;
+    fake.handle('labels.save', (req) => ((saved = req), version(2)));
+    fake.handle('labels.versions', () => [version(2), version(1)]);
+    await vi.advanceTimersByTimeAsync(2900);
+    expect(saved).toBeNull();
+    await vi.advanceTimersByTimeAsync(200);
+    await flushPromises();
+    expect(saved).not.toBeNull();
+    const req = saved as unknown as { logId: number; baseVersion: number; classes: Uint8Array; instances: Uint32Array; entries: { id: number; class: number; label: string }[] };
+    expect(req.logId).toBe(4);
+    expect(req.baseVersion).toBe(1);
+    expect([...req.classes]).toEqual([7, 7, 7, 7, 7, 7]);
+    expect([...req.instances]).toEqual([0, 0, 5, 3, 3, 0]);
+    expect(req.entries.map((e) => [e.id, e.class, e.label])).toEqual([[3, 7, 'small tree'], [5, 7, 'small tree']]);
+    expect(window.__thicketLabels).toMatchObject({ dirty: false, version: 2 });
+    expect(w.get('[data-testid="label-save-state"]').text()).toBe('Saved v2');
+    expect(w.findAll('[data-testid="version-row"]').map((r) => r.attributes('data-version'))).toEqual(['2', '1']);
+    w.unmount();
+  });
+
+  it('merges the objects the selection touches, and makes a new object from the selection', async () => {
+    const w = await open();
+    await press('a', { ctrlKey: true });
+    await press('m');
+    expect(objects(w)).toEqual(['object-3']);
+    expect(w.findAll('[data-testid="history-done"]').map((h) => h.text())).toEqual(['Merge 2 objects into #3']);
+    await press('z', { ctrlKey: true });
+    expect(objects(w)).toEqual(['object-3', 'object-5']);
+    await press('n');
+    expect(objects(w)).toEqual(['object-6']);
+    // A click on an object's row selects its points.
+    await press('Escape');
+    await w.get('[data-testid="object-6"]').trigger('click');
+    expect(window.__thicketLabels!.selected).toBe(N);
+    w.unmount();
+  });
+
+  it('asks on a conflict, and saves on top of the newest version when told to', async () => {
+    const w = await open();
+    await press('a', { ctrlKey: true });
+    await press('Delete');
+    fake.handle('labels.save', () => Promise.reject(hostError('conflict', 'version 2 of log 4 was saved after version 1')));
+    await press('s', { ctrlKey: true });
+    expect(w.get('[data-testid="label-conflict"]').text()).toContain('version 2 of log 4 was saved after version 1');
+    const bases: unknown[] = [];
+    fake.handle('labels.versions', () => [version(2), version(1)]);
+    fake.handle('labels.save', (req) => (bases.push(req.baseVersion), version(3)));
+    const over = w.get('[data-testid="label-conflict"]').findAll('button').find((b) => b.text().startsWith('Save mine'))!;
+    await over.trigger('click');
+    await flushPromises();
+    expect(bases).toEqual([2]);
+    expect(w.find('[data-testid="label-conflict"]').exists()).toBe(false);
+    w.unmount();
+  });
+
+  it('shows every shortcut on ?', async () => {
+    const w = await open();
+    await press('?', { shiftKey: true });
+    expect(document.body.querySelector('[data-testid="shortcuts-dialog"]')?.textContent).toContain('Lasso select');
+    w.unmount();
+  });
+});
