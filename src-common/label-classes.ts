@@ -43,3 +43,10 @@ export function mergeLabelClasses(projectRows: readonly LabelClassDef[]): LabelC
   for (const r of projectRows) byId.set(r.id, { ...r });
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
+
+/** The ASPRS code of every class id 0–255 (ids not in the list: 1, unclassified). */
+export function asprsTable(classes: readonly LabelClassDef[]): number[] {
+  const out = new Array<number>(256).fill(1);
+  for (const c of classes) out[c.id] = c.asprs;
+  return out;
+}

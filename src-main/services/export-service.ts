@@ -14,6 +14,8 @@ import type { ServiceContext } from './service-context';
 import { formatCatalogue } from './format-catalogue';
 import { readInTurns } from './chunk-server';
 import { LogSourcesRepository } from '../store/log-sources-repository';
+import { labelClasses } from './labels-service';
+import { asprsTable } from '../../src-common/label-classes';
 
 export async function startExport(ctx: ServiceContext, req: ParsedRequest<'export.start'>): Promise<RunningJob> {
   const session = ctx.requireSession();
@@ -33,7 +35,9 @@ export async function startExport(ctx: ServiceContext, req: ParsedRequest<'expor
   // A log's clock (Unix seconds of its first packet) stamps an MCAP's messages; a run has none.
   const clock = 'info' in info ? info.info.startTime : undefined;
   const startTime = typeof clock === 'number' ? clock : 0;
-  const options = { source: logSource, lasVersion: req.lasVersion, startTime, ...(req.mcapMessages ? { mcapMessages: req.mcapMessages } : {}) };
+  // A labelled log's classes export as the project's class list codes them (docs/labeling.md).
+  const asprsOf = kind === 'log' && session.store.labels.latest(id) ? asprsTable(labelClasses(session)) : null;
+  const options = { source: logSource, lasVersion: req.lasVersion, startTime, asprsOf, ...(req.mcapMessages ? { mcapMessages: req.mcapMessages } : {}) };
   const input: ExportLogInput = { chunks, format: req.format, out: req.path, name: info.name, options };
   return session.runner.submit({
     kind: 'export',

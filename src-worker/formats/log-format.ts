@@ -97,6 +97,11 @@ export interface ExportOptions {
   startTime?: number;
   /** MCAP: one PointCloud2 per revolution (default) or per packet. */
   mcapMessages?: 'revolution' | 'packet';
+  /**
+   * LAS: the ASPRS code of each class id (256 entries, the project's class list), given once the
+   * log has been labelled (docs/labeling.md): the labels then decide the codes, not the source's.
+   */
+  asprsOf?: readonly number[] | null;
 }
 
 export interface ExportFormatDescriptor<Id extends ExportFormat = ExportFormat> {

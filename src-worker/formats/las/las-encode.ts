@@ -49,6 +49,8 @@ export interface LasEncodeOptions {
   records?: readonly LasRecord[];
   /** Classification code per point in write order (a source's), overriding the site class's. */
   codes?: Uint8Array | null;
+  /** The ASPRS code of each site class id (a project's class list); default las-classes.ts's. */
+  asprsOf?: readonly number[] | null;
 }
 
 /** A cloud to write; `origin` (as decodeLas returns it) is added back: world = xyz + origin. */
@@ -117,6 +119,8 @@ function writeLas(source: PointSource, opts: LasEncodeOptions): Uint8Array<Array
   for (const s of scale) if (!(s! > 0 && Number.isFinite(s))) throw new Error(`LAS scale must be a positive number, got ${s}`);
   const timeBase = opts.timeBase ?? 0;
   const codes = opts.codes ?? null;
+  const table = opts.asprsOf ?? null;
+  const classCode = (cls: number): number => (table && table[cls] !== undefined ? table[cls]! : asprsCode(cls));
 
   // Pass 1: count, bounds, returns and intensities, to size the file and choose offsets and factor.
   let n = 0, iMax = 0, whole = true;
@@ -173,8 +177,8 @@ function writeLas(source: PointSource, opts: LasEncodeOptions): Uint8Array<Array
     dv.setUint16(o + 12, iv > 65535 ? 65535 : iv > 0 ? iv : 0, true); // NaN → 0
     const rn = Math.min(ret, L.maxReturns - 1) + 1;
     dv.setUint8(o + 14, rn | (rn << L.returnBits)); // return number, number of returns (at least this one)
-    const code = codes && k < codes.length ? codes[k]! : asprsCode(cls);
-    // Formats 0–5 keep 5 bits of class: a source code above 31 becomes the site class's code.
+    const code = codes && k < codes.length ? codes[k]! : classCode(cls);
+    // Formats 0–5 keep 5 bits of class: a code above 31 becomes the site class's default code.
     dv.setUint8(o + L.cls, version === '1.2' && code > 31 ? asprsCode(cls) : code);
     dv.setUint8(o + USER_DATA, cls);
     dv.setFloat64(o + L.gps, timeBase + t, true);

@@ -46,7 +46,9 @@ export const lasExport: ExportFormatDescriptor<'las'> = {
   write(chunks, out, _ctx, opts) {
     const hits = chunks.reduce((n, c) => n + countHits(c), 0);
     const restore = opts?.source?.format === 'las' ? lasSourceOptions(opts.source, hits) : {};
-    const bytes = encodeLasFromChunks(chunks, { ...restore, world: true, version: opts?.lasVersion ?? '1.4' });
+    // Labelled since import: the labels' codes (the class list's), not the source's.
+    const labelled = opts?.asprsOf ? { codes: null, asprsOf: opts.asprsOf } : {};
+    const bytes = encodeLasFromChunks(chunks, { ...restore, ...labelled, world: true, version: opts?.lasVersion ?? '1.4' });
     out.writeFile('', bytes);
     return { files: 1, points: hits, bytes: bytes.byteLength, scans: 1 };
   },

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { expectApiError, useAppServices } from '../../helpers/app-services';
 import { dataFile, HAS_SHARED_DATA } from '../../helpers/shared-data';
 import { RELLIS3D_CLASS_MAP } from '../../../src-main/services/label-files';
+import { readWithLoadersGl } from '../../helpers/las-readers';
 import { SiteClass } from '../../../src-common/classes';
 
 describe.skipIf(!HAS_SHARED_DATA)('labels of a drive log (RELLIS-3D 000104)', () => {
@@ -60,6 +61,29 @@ describe.skipIf(!HAS_SHARED_DATA)('labels of a drive log (RELLIS-3D 000104)', ()
     let grass = 0;
     for (const c of display.classId) if (c === SiteClass.grass) grass++;
     expect(grass).toBe(expectedHits.get(SiteClass.grass));
+  });
+
+  it('exports the labels to LAS as the project\'s class list codes them (LAS 1.2, read with loaders.gl)', async () => {
+    const { services } = fx;
+    const las = async (name: string) => {
+      const path = join(fx.dir, name);
+      const { job } = await services.call('export.start', { source: { kind: 'log', id: log }, format: 'las', path, force: false, lasVersion: '1.2' } as never);
+      const done = await services.whenJobSettled(job.id);
+      expect(done.state, done.error ?? '').toBe('done');
+      return readWithLoadersGl(new Uint8Array(readFileSync(path)), 'laz-perf');
+    };
+    const count = (a: ArrayLike<number>, v: number) => Array.from(a).filter((x) => x === v).length;
+    const before = await las('labelled.las');
+    expect(count(before.classification, 2)).toBe(expectedHits.get(SiteClass.ground)); // ground → ASPRS 2
+    expect(count(before.classification, 3)).toBe(expectedHits.get(SiteClass.grass)); // grass → low vegetation
+    // The project recodes grass as ASPRS 17 (LAS 1.2 keeps 5 bits of class): the next export follows.
+    const grass = (await services.call('labels.classes', {})).find((c) => c.id === SiteClass.grass)!;
+    const list = await services.call('labels.saveClasses', { classes: [{ ...grass, asprs: 17 }, { id: 200, name: 'trail', color: '#aa7744', asprs: 65 }] });
+    expect(list.find((c) => c.id === 200)).toMatchObject({ name: 'trail' });
+    const after = await las('recoded.las');
+    expect(count(after.classification, 17)).toBe(expectedHits.get(SiteClass.grass));
+    expect(count(after.classification, 3)).toBe(0);
+    await expectApiError(services.call('labels.saveClasses', { classes: [{ ...grass, name: 'ground' }] }), 'bad_input', 'two classes are named "ground"');
   });
 
   it('saves an edit as version 2, refuses an edit from a stale version, and compares the two', async () => {
