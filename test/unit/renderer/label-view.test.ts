@@ -31,6 +31,7 @@ function cloud(version: number | null): LabelCloud {
   };
 }
 const CLASSES = [
+  { id: 0, name: 'unlabelled', color: '#808080', asprs: 1 },
   { id: 1, name: 'ground', color: '#8b6b3d', asprs: 2 },
   { id: 2, name: 'grass', color: '#7fc35a', asprs: 3 },
   { id: 7, name: 'small tree', color: '#2f8f4e', asprs: 5 },
@@ -73,7 +74,7 @@ describe('the Label page', () => {
     expect(window.__thicketLabels).toMatchObject({ ready: true, points: N, version: 1, dirty: false });
 
     vi.useFakeTimers();
-    await press('3'); // the third class: small tree
+    await press('3'); // the palette's third class (unlabelled is not in it): small tree
     await press('a', { ctrlKey: true }); // select all
     expect(window.__thicketLabels!.selected).toBe(N);
     await press('a'); // assign

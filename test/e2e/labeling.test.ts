@@ -1,0 +1,119 @@
+/// <reference lib="dom" />
+/**
+ * Labelling a real scan in browser mode, as a person does it: the KITTI scan imported (set up
+ * through the host's API), *Label* on the log view, the top view, a box dragged over the middle of
+ * the scan, ground (key 1) assigned, undone and redone from the keyboard, saved as version 1, the
+ * page reloaded with the labels still there (the legend's ground count), and a SemanticKITTI
+ * `.label` exported: one u32 per point, the assigned points ground. Screenshots land in
+ * test-results/.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { CAN_RUN_BROWSER, SHOTS, canvasCoverage, expectProjectName, useAppSession } from '../helpers/app-session';
+import { dataFile } from '../helpers/shared-data';
+
+const SCAN = dataFile('overlapnet_kitti/000000.bin');
+const HAS_SCAN = existsSync(SCAN);
+if (!HAS_SCAN) console.warn(`[thicket tests] ${SCAN} is absent: the labelling end-to-end test is skipped`);
+
+type Hook = { ready: boolean; points: number; shown: number; selected: number; dirty: boolean; saving: boolean; version: number | null };
+const hook = (page: Page) => page.evaluate(() => (window as unknown as { __thicketLabels?: Hook }).__thicketLabels ?? null);
+/** The legend's count for a class name, or 0 when the class has no points. */
+async function legendCount(page: Page, name: string): Promise<number> {
+  const rows = await page.getByTestId('color-legend').locator('.swatch').allTextContents();
+  const row = rows.find((r) => r.trim().startsWith(name));
+  return row ? Number(row.replace(name, '').replace(/[^\d]/g, '')) : 0;
+}
+async function waitDrawn(page: Page): Promise<void> {
+  await expect.poll(async () => (await hook(page))?.ready, { timeout: 60_000 }).toBe(true);
+  await expect.poll(() => page.getByTestId('label-canvas').getAttribute('data-ready'), { timeout: 60_000 }).toBe('true');
+}
+
+describe.skipIf(!CAN_RUN_BROWSER || !HAS_SCAN)('browser mode: labelling a real scan', () => {
+  const session = useAppSession('thicket-e2e-label-', { api: true });
+  let logId: number;
+
+  beforeAll(async () => {
+    const { api } = session;
+    await api.call('project.create', { path: join(session.dir, 'label.thicket') });
+    const imported = await api.call('logs.importFile', { path: SCAN });
+    logId = Number((await api.waitForJob(imported.job.id, 120_000)).result!.log);
+  }, 180_000);
+
+  it('box-selects, labels, undoes, redoes, saves, reloads and exports a .label', async () => {
+    const { page } = session;
+    await page.setViewportSize({ width: 1600, height: 950 });
+    await page.goto(session.url);
+    await expectProjectName(page, 'label');
+    await page.evaluate((id) => (window.location.hash = `#/logs/${id}`), logId);
+    await page.getByTestId('log-label').click();
+    await page.getByTestId('label-view').waitFor({ timeout: 15_000 });
+    await waitDrawn(page);
+    const points = (await hook(page))!.points;
+    expect(points).toBeGreaterThan(100_000);
+    expect(await legendCount(page, 'unlabelled')).toBe(points);
+
+    // Look down on the scan and drag a box over its middle with the box tool.
+    await page.getByTestId('top-view').click();
+    await page.waitForTimeout(400);
+    await page.keyboard.press('b');
+    const box = (await page.getByTestId('label-canvas').boundingBox())!;
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    await page.mouse.move(cx - box.width * 0.12, cy - box.height * 0.12);
+    await page.mouse.down();
+    await page.mouse.move(cx, cy, { steps: 4 });
+    await page.mouse.move(cx + box.width * 0.12, cy + box.height * 0.12, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(async () => (await hook(page))!.selected, { timeout: 5_000 }).toBeGreaterThan(1000);
+    const selected = (await hook(page))!.selected;
+    expect(selected).toBeLessThan(points);
+    expect(await page.getByTestId('selection-count').getAttribute('data-count')).toBe(String(selected));
+    await page.screenshot({ path: join(SHOTS, 'e2e-label-selected.png') });
+
+    // Ground (key 1), assigned with A; undone and redone.
+    await page.keyboard.press('1');
+    await page.keyboard.press('a');
+    await expect.poll(() => legendCount(page, 'ground'), { timeout: 5_000 }).toBe(selected);
+    expect(await legendCount(page, 'unlabelled')).toBe(points - selected);
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => legendCount(page, 'ground'), { timeout: 5_000 }).toBe(0);
+    await page.keyboard.press('Control+Shift+Z');
+    await expect.poll(() => legendCount(page, 'ground'), { timeout: 5_000 }).toBe(selected);
+    expect(await page.getByTestId('history-done').allTextContents()).toHaveLength(1);
+
+    // Save now (autosave would, 3 s later): version 1.
+    await page.getByTestId('label-save').click();
+    await expect.poll(() => hook(page), { timeout: 15_000 }).toMatchObject({ dirty: false, version: 1 });
+    await expect.poll(() => page.getByTestId('label-save-state').textContent()).toBe('Saved v1');
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(SHOTS, 'e2e-label-assigned.png') });
+
+    // Reload the page: the labels are the saved version's.
+    await page.reload();
+    await page.getByTestId('label-view').waitFor({ timeout: 15_000 });
+    await waitDrawn(page);
+    expect((await hook(page))!.version).toBe(1);
+    await expect.poll(() => legendCount(page, 'ground'), { timeout: 5_000 }).toBe(selected);
+    const cover = await canvasCoverage(page, 'label-canvas');
+    expect(cover.differing).toBeGreaterThan(0.02);
+    expect(cover.colours).toBeGreaterThan(2);
+    await page.screenshot({ path: join(SHOTS, 'e2e-label-reloaded.png') });
+
+    // Export a SemanticKITTI .label: one u32 per point, class in the low 16 bits.
+    const out = join(session.dir, 'scan.label');
+    await page.getByTestId('label-export').click();
+    await page.getByTestId('label-file-dialog').waitFor();
+    await page.getByTestId('label-file-path').fill(out);
+    await page.getByTestId('label-file-start').click();
+    await page.getByTestId('label-file-dialog').waitFor({ state: 'hidden', timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('label-notice').textContent(), { timeout: 5_000 }).toContain('Exported');
+    expect(statSync(out).size).toBe(4 * points);
+    const labels = new Uint32Array(Uint8Array.from(readFileSync(out)).buffer);
+    expect(labels.filter((l) => (l & 0xffff) === 1).length).toBe(selected);
+    expect(session.errors).toEqual([]);
+  });
+});
