@@ -38,8 +38,16 @@ export async function startExtraction(ctx: ServiceContext, req: ParsedRequest<'p
   if (logId === null || !store.logs.get(logId)) throw new ApiError('bad_input', `fitted model ${model.id} (${model.name}) no longer has its drive log: primitives are cut from the log's points`);
   let annotationId: number | null = null;
   let entries: AnnotationEntry[] | null = null;
+  let labelVersion: number | null = null;
   if (!req.autoSegment) {
-    annotationId = req.annotationId ?? store.annotations.list(logId)[0]?.id ?? null;
+    // A labelled log's objects are its newest label version's (docs/labeling.md), whose object
+    // ids its rays carry; else the log's own annotation.
+    const labelled = req.annotationId === undefined ? store.labels.latest(logId) : null;
+    if (labelled && labelled.objects > 0) {
+      labelVersion = labelled.version;
+      entries = store.labels.read(logId, labelled.version)!.entries;
+    }
+    annotationId = labelVersion !== null ? null : req.annotationId ?? store.annotations.list(logId)[0]?.id ?? null;
     if (annotationId !== null) {
       const a = store.annotations.read(annotationId);
       if (!a) throw new ApiError('not_found', `no annotation ${annotationId} in this project`);
@@ -67,7 +75,7 @@ export async function startExtraction(ctx: ServiceContext, req: ParsedRequest<'p
   };
   return session.runner.submit({
     kind: 'extract-primitives',
-    params: { modelId: model.id, logId, annotationId, autoSegment: req.autoSegment, patchCell: req.patchCell, classes: req.classes ?? null },
+    params: { modelId: model.id, logId, annotationId, labelVersion, autoSegment: req.autoSegment, patchCell: req.patchCell, classes: req.classes ?? null },
     task: 'extract-primitives',
     input,
     // The model's arrays move to the worker (the log's chunks are shared): nothing is copied here.
@@ -81,7 +89,7 @@ export async function startExtraction(ctx: ServiceContext, req: ParsedRequest<'p
       // one transaction then stores the auto labels and makes the primitives visible, so a
       // failure leaves neither.
       const staged = await store.primitives.stageMany(
-        out.primitives.map((p) => ({ primitive: p, library: 'hybrid' as const, modelId: model.id, sourceLogId: logId, origin: { annotationId } })),
+        out.primitives.map((p) => ({ primitive: p, library: 'hybrid' as const, modelId: model.id, sourceLogId: logId, origin: { annotationId, ...(labelVersion !== null ? { labelVersion } : {}) } })),
         job.id,
       );
       let published: { infos: PrimitiveInfo[]; autoAnnotation: number | null };

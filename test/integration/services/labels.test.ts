@@ -170,4 +170,23 @@ describe.skipIf(!HAS_SHARED_DATA)('labels of a drive log (RELLIS-3D 000104)', ()
     const cmp = await services.call('labels.compare', { logId: log, a: 1, b: r.version });
     expect(cmp.perClass.find((c) => c.class === SiteClass.ground)!.b).toBe(r.ground);
   });
+
+  it('extracts primitives from the newest labels: their objects, whose ids the rays carry', async () => {
+    const { services } = fx;
+    const versions = await services.call('labels.versions', { logId: log });
+    const labelled = versions.at(-1)!;
+    expect(labelled.objects).toBeGreaterThan(0);
+    const { job } = await services.call('fit.start', { logId: log });
+    const first = await services.whenJobSettled(job.id);
+    expect(first.state, first.error ?? '').toBe('done');
+    const fitted = await services.whenJobSettled(Number(first.result!.replayJob));
+    expect(fitted.state, fitted.error ?? '').toBe('done');
+    const ex = await services.call('primitives.extract', { modelId: Number(fitted.result!.model) });
+    const done = await services.whenJobSettled(ex.job.id);
+    expect(done.state, done.error ?? '').toBe('done');
+    expect(done.params).toMatchObject({ labelVersion: labelled.version, annotationId: null });
+    const r = done.result as { segments: number; primitives: number };
+    expect(r.primitives).toBeGreaterThan(0);
+    expect(r.segments).toBeLessThanOrEqual(labelled.objects);
+  }, 120_000);
 });
