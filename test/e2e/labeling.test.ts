@@ -4,8 +4,9 @@
  * through the host's API), *Label* on the log view, the top view, a box dragged over the middle of
  * the scan, ground (key 1) assigned, undone and redone from the keyboard, saved as version 1, the
  * page reloaded with the labels still there (the legend's ground count), and a SemanticKITTI
- * `.label` exported: one u32 per point, the assigned points ground. Screenshots land in
- * test-results/.
+ * `.label` exported: one u32 per point, the assigned points ground. Then an automatic proposal
+ * (a job, version 2) with its objects and boxes, an object selected from the list, the two
+ * versions compared, confidence colouring and the `?` dialog. Screenshots land in test-results/.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -114,6 +115,45 @@ describe.skipIf(!CAN_RUN_BROWSER || !HAS_SCAN)('browser mode: labelling a real s
     expect(statSync(out).size).toBe(4 * points);
     const labels = new Uint32Array(Uint8Array.from(readFileSync(out)).buffer);
     expect(labels.filter((l) => (l & 0xffff) === 1).length).toBe(selected);
+    expect(session.errors).toEqual([]);
+  });
+  it('proposes labels, draws the objects\' boxes, compares two versions and shows the shortcuts', async () => {
+    const { page } = session;
+    await page.getByTestId('label-propose').click();
+    // The proposal is a job; its version (2, source auto) is loaded when it is done.
+    await expect.poll(async () => (await hook(page))?.version, { timeout: 120_000 }).toBe(2);
+    await waitDrawn(page);
+    await expect.poll(() => page.getByTestId('objects-list').locator('[data-testid^="object-"]').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await legendCount(page, 'ground')).toBeGreaterThan(1000);
+    await page.getByTestId('top-view').click();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(SHOTS, 'e2e-label-proposed.png') });
+
+    // The segment tool selects one proposed object's points; Shift adds, Ctrl subtracts.
+    await page.keyboard.press('s');
+    const first = page.getByTestId('objects-list').locator('[data-testid^="object-"]').first();
+    await first.click();
+    const oneObject = (await hook(page))!.selected;
+    expect(oneObject).toBeGreaterThan(0);
+
+    // Compare the hand-made version 1 with the proposal.
+    await page.getByTestId('compare').click();
+    const result = page.getByTestId('compare-result');
+    await result.waitFor({ timeout: 15_000 });
+    expect(await result.textContent()).toContain('v1 vs v2');
+    expect(await result.locator('tbody tr').count()).toBeGreaterThan(0);
+
+    // Confidence colouring, then the shortcuts.
+    await page.getByTestId('label-color-by').click();
+    await page.locator('.n-base-select-option', { hasText: 'Confidence' }).click();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(SHOTS, 'e2e-label-compare.png') });
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('?');
+    await page.getByTestId('shortcuts-dialog').waitFor();
+    expect(await page.getByTestId('shortcuts-dialog').textContent()).toContain('Lasso select');
+    await page.screenshot({ path: join(SHOTS, 'e2e-label-shortcuts.png') });
+    await page.keyboard.press('Escape');
     expect(session.errors).toEqual([]);
   });
 });

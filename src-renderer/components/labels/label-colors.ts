@@ -63,6 +63,21 @@ export function labelColors(indices: Uint32Array, classIds: Uint8Array, selectio
   return out;
 }
 
+/** RGBA per sampled point by a proposal's confidence: red (0) through amber to green (1); selected points magenta. */
+export function confidenceColors(indices: Uint32Array, confidence: Float32Array, selection: Uint8Array | null, out: Float32Array = new Float32Array(indices.length * 4)): Float32Array {
+  for (let k = 0; k < indices.length; k++) {
+    const i = indices[k]!;
+    const o = k * 4;
+    const c = Math.min(1, Math.max(0, confidence[i]! || 0));
+    const [r, g, b] = selection && selection[i] ? SELECTED : [Math.min(1, 2 * (1 - c)) * 0.9, Math.min(1, 2 * c) * 0.8, 0.15];
+    out[o] = r;
+    out[o + 1] = g;
+    out[o + 2] = b;
+    out[o + 3] = 1;
+  }
+  return out;
+}
+
 /** Points per class id (256 counts). */
 export function countClasses(classIds: Uint8Array, from = 0, to = classIds.length): Uint32Array {
   const counts = new Uint32Array(256);
