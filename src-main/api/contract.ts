@@ -586,6 +586,8 @@ export const requestSchemas = {
       /** SemanticKITTI: a class-map file (YAML or JSON: source label → Thicket class name or id); default by the file's dataset (RELLIS-3D, SemanticKITTI). */
       classMap: z.string().min(1).max(4096).optional(),
       classMapName: z.enum(['rellis3d', 'semantic-kitti']).optional(),
+      /** KITTI object boxes: the scan's calibration file (Tr_velo_to_cam, R0_rect). */
+      calibration: z.string().min(1).max(4096).optional(),
     })
     .strict(),
   'labels.export': z
@@ -595,6 +597,8 @@ export const requestSchemas = {
       path: z.string().min(1).max(4096),
       format: z.enum(LABEL_FORMATS),
       force: z.boolean().default(false),
+      /** KITTI object boxes: the scan's calibration file (Tr_velo_to_cam, R0_rect). */
+      calibration: z.string().min(1).max(4096).optional(),
     })
     .strict(),
   /** Sensor studies: stored definitions and, once run, one result per sensor and mount. */
@@ -643,6 +647,8 @@ export const requestSchemas = {
   'jobs.list': z.object({ limit: z.number().int().min(1).max(1000).default(100) }).strict(),
   'jobs.get': z.object({ id: Id }).strict(),
   'jobs.cancel': z.object({ id: Id }).strict(),
+  /** Removes the records of finished jobs in these states (default: the failed ones); what they made stays. */
+  'jobs.clear': z.object({ states: z.array(z.enum(['failed', 'cancelled', 'interrupted', 'done'])).min(1).default(['failed']) }).strict(),
 } as const;
 
 export type Method = keyof typeof requestSchemas;
@@ -1216,6 +1222,7 @@ export interface Responses {
   'jobs.list': JobInfo[];
   'jobs.get': JobInfo;
   'jobs.cancel': JobInfo;
+  'jobs.clear': { cleared: number[] };
 }
 
 export type Response<M extends Method> = Responses[M];

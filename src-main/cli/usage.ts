@@ -32,15 +32,17 @@ Usage:
                          two new logs from L: scans 1…K−1 and K… (2 ≤ K ≤ scans); L stays;
                          prints {logs: [{log, name, scans, packets}, {…}]}
   thicket annotation list    --project FILE --log L [--json]
-  thicket annotation import  FILE --project FILE --log L [--format semantic-kitti|thicket-json]
-                             [--class-map-name rellis3d|semantic-kitti | --class-map MAP] [--json]
-  thicket annotation export  --project FILE --log L --format F --out FILE [--label-version N] [--force] [--json]
+  thicket annotation import  FILE --project FILE --log L [--format semantic-kitti|kitti-object|thicket-json]
+                             [--class-map-name rellis3d|semantic-kitti | --class-map MAP] [--calibration CALIB] [--json]
+  thicket annotation export  --project FILE --log L --format F --out FILE [--label-version N] [--calibration CALIB]
+                             [--force] [--json]
   thicket annotation compare --project FILE --log L --versions A,B [--json]
   thicket annotation propose --project FILE --log L [--min-height 0.25] [--json]
                          a drive log's labels (docs/labeling.md): saved versions; a SemanticKITTI .label
                          (one u32 per ray or per return: class in the low 16 bits, object in the high 16;
                          classes through a class map: MAP is YAML "label: class" lines or JSON) or
-                         Thicket's JSON in and out, each import a new version; per-class agreement of
+                         Thicket's JSON in and out, or KITTI object boxes (camera frame: CALIB is the
+                         scan's KITTI calibration file), each import a new version; per-class agreement of
                          two versions; automatic proposals (ground near the local ground, clusters
                          classed by size) as a new version
   thicket scene generate --project FILE [--kind offroad|hybrid-strip|cylinder-stand|rod-bench]

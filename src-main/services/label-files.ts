@@ -149,3 +149,103 @@ export function readThicketLabels(text: string, file: string): { rayClass: Uint8
   if (!Array.isArray(f.entries)) throw new ApiError('bad_input', `${file}: entries must be a list`);
   return { rayClass, rayObject, entries: f.entries };
 }
+
+/**
+ * A KITTI calibration file's velodyne → rectified camera transform: `Tr_velo_to_cam` (3 × 4) and
+ * `R0_rect` (3 × 3, identity when absent), as 4 × 4 row-major: X_rect = R0 · Tr · X_velo.
+ */
+export function parseKittiCalibration(text: string, file: string): Float64Array {
+  const rows = new Map<string, number[]>();
+  text.split(/\r?\n/).forEach((line, i) => {
+    const m = /^\s*([A-Za-z0-9_]+)\s*:\s*(.*)$/.exec(line);
+    if (!m) return;
+    const nums = m[2]!.trim().split(/\s+/).map(Number);
+    if (nums.some((x) => !Number.isFinite(x))) throw new ApiError('bad_input', `${file}: line ${i + 1} (${m[1]}): not all numbers`);
+    rows.set(m[1]!, nums);
+  });
+  const tr = rows.get('Tr_velo_to_cam') ?? rows.get('Tr_velo_cam');
+  if (!tr || tr.length !== 12) throw new ApiError('bad_input', `${file}: no Tr_velo_to_cam line of 12 numbers (a KITTI object calibration file)`);
+  const r0 = rows.get('R0_rect') ?? rows.get('R_rect') ?? [1, 0, 0, 0, 1, 0, 0, 0, 1];
+  if (r0.length !== 9) throw new ApiError('bad_input', `${file}: R0_rect has ${r0.length} numbers, expected 9`);
+  const out = new Float64Array(16);
+  for (let i = 0; i < 3; i++) {
+    for (let j = 0; j < 4; j++) {
+      let s = 0;
+      for (let k = 0; k < 3; k++) s += r0[3 * i + k]! * tr[4 * k + j]!;
+      out[4 * i + j] = s;
+    }
+  }
+  out[15] = 1;
+  return out;
+}
+
+/** The inverse of a rigid 4 × 4 (row-major) whose 3 × 3 part is a rotation (R0 · R is one). */
+function invertRigid(m: Float64Array): Float64Array {
+  const out = new Float64Array(16);
+  for (let i = 0; i < 3; i++) {
+    for (let j = 0; j < 3; j++) out[4 * i + j] = m[4 * j + i]!;
+    out[4 * i + 3] = -(m[i]! * m[3]! + m[4 + i]! * m[7]! + m[8 + i]! * m[11]!);
+  }
+  out[15] = 1;
+  return out;
+}
+
+const apply = (m: Float64Array, x: number, y: number, z: number, w = 1): [number, number, number] => [
+  m[0]! * x + m[1]! * y + m[2]! * z + m[3]! * w,
+  m[4]! * x + m[5]! * y + m[6]! * z + m[7]! * w,
+  m[8]! * x + m[9]! * y + m[10]! * z + m[11]! * w,
+];
+
+const normName = (s: string) => s.trim().toLowerCase().replace(/[_-]+/g, ' ');
+
+/**
+ * KITTI object labels (`type truncated occluded alpha x1 y1 x2 y2 h w l x y z ry`, camera frame:
+ * x y z the bottom centre, ry the rotation about the camera's y axis) as entries in the velodyne
+ * frame. A type names a class of the list (case, `_` and `-` ignored: `Medium_shrub`); other types
+ * (KITTI's Car, Pedestrian …) become objects of class 0; DontCare lines are skipped.
+ */
+export function readKittiObjects(text: string, veloToRect: Float64Array, classes: readonly LabelClass[], file: string): { entries: AnnotationEntry[]; unknownTypes: string[] } {
+  const byName = new Map(classes.map((c) => [normName(c.name), c]));
+  const toVelo = invertRigid(veloToRect);
+  const entries: AnnotationEntry[] = [];
+  const unknown = new Set<string>();
+  text.split(/\r?\n/).forEach((line, i) => {
+    const f = line.trim().split(/\s+/);
+    if (f.length === 1 && f[0] === '') return;
+    if (f.length < 15) throw new ApiError('bad_input', `${file}: line ${i + 1}: ${f.length} fields, a KITTI object label has 15 (type … h w l x y z ry)`);
+    const type = f[0]!;
+    if (type === 'DontCare') return;
+    const v = f.slice(1, 15).map(Number);
+    if (v.some((x) => !Number.isFinite(x))) throw new ApiError('bad_input', `${file}: line ${i + 1}: not all numbers after the type`);
+    const [h, w, l, x, y, z, ry] = v.slice(7) as [number, number, number, number, number, number, number];
+    if (!(h > 0 && w > 0 && l > 0)) throw new ApiError('bad_input', `${file}: line ${i + 1}: box dimensions ${h} ${w} ${l} must be positive`);
+    const cls = byName.get(normName(type));
+    if (!cls) unknown.add(type);
+    // Bottom centre → centre (camera y points down), then both the centre and the heading (the
+    // box's length axis, camera x rotated by ry about y) into the velodyne frame.
+    const c = apply(toVelo, x, y - h / 2, z);
+    const d = apply(toVelo, Math.cos(ry), 0, -Math.sin(ry), 0);
+    const yaw = Math.atan2(d[1], d[0]);
+    entries.push({
+      id: entries.length + 1, class: cls?.id ?? 0, label: type,
+      pose: [c[0], c[1], c[2], 0, 0, Math.sin(yaw / 2), Math.cos(yaw / 2)],
+      box: { center: c, size: [l, w, h], yaw },
+    });
+  });
+  return { entries, unknownTypes: [...unknown] };
+}
+
+/** Entries (velodyne frame) as KITTI object label lines; the type is the label, else the class name. */
+export function writeKittiObjects(entries: readonly AnnotationEntry[], veloToRect: Float64Array, classes: readonly LabelClass[]): string {
+  const names = new Map(classes.map((c) => [c.id, c.name]));
+  const num = (v: number) => (Math.abs(v) < 5e-7 ? '0' : v.toFixed(6).replace(/\.?0+$/, ''));
+  return entries.map((e) => {
+    const type = (e.label || names.get(e.class) || 'unknown').replace(/\s+/g, '_');
+    const [l, w, h] = e.box.size;
+    const c = apply(veloToRect, e.box.center[0], e.box.center[1], e.box.center[2]);
+    const d = apply(veloToRect, Math.cos(e.box.yaw), Math.sin(e.box.yaw), 0, 0);
+    const ry = Math.atan2(-d[2], d[0]);
+    // truncated 0, occluded 0, alpha −10 and an empty 2-D box: Thicket knows no image.
+    return [type, '0', '0', '-10', '0', '0', '0', '0', num(h), num(w), num(l), num(c[0]), num(c[1] + h / 2), num(c[2]), num(ry)].join(' ');
+  }).join('\n') + (entries.length ? '\n' : '');
+}

@@ -17,7 +17,8 @@ import type { ProjectSession } from './project-session';
 import type { EventBus } from './event-bus';
 import { readInTurns } from './chunk-server';
 import { checkSideFile, readSideFile, CALIBRATION_FILE, type SideFileKind } from './side-file';
-import { BUILTIN_CLASS_MAPS, parseClassMap, readSemanticKittiLabels, readThicketLabels, writeSemanticKittiLabels, writeThicketLabels, type ClassMap } from './label-files';
+import { BUILTIN_CLASS_MAPS, parseClassMap, parseKittiCalibration, readSemanticKittiLabels, readThicketLabels, writeSemanticKittiLabels, writeThicketLabels, type ClassMap } from './label-files';
+import { kittiObjectsIn, kittiObjectsOut } from './kitti-object-labels';
 
 /** A `.label` of a 10-million-ray log is 40 MB; the JSON of one base64, ~70 MB. */
 const LABEL_FILE: SideFileKind = { what: 'label file', maxBytes: 512 * 1024 * 1024 };
@@ -203,8 +204,19 @@ export async function importLabels(session: ProjectSession, events: EventBus, re
   const log = requireLog(session, req.logId);
   const path = projectPath(session, req.path);
   const format = formatOf(path, req.format);
-  if (format === 'kitti-object') throw new ApiError('bad_input', `${path}: KITTI object boxes are given in the camera frame and need the scan's calibration; reading them is not supported yet (docs/labeling.md)`);
   checkSideFile(path, LABEL_FILE);
+  if (format === 'kitti-object') {
+    if (!req.calibration) throw new ApiError('bad_input', `${path}: KITTI object boxes are in the camera frame: give the scan's calibration file (Tr_velo_to_cam, R0_rect)`);
+    const calib = parseKittiCalibration(readSideFile(projectPath(session, req.calibration), CALIBRATION_FILE).text, req.calibration);
+    const cloud = await runLabelCloud(session, log.id, null);
+    const k = kittiObjectsIn(session, log.id, cloud, readSideFile(path, LABEL_FILE).text, calib, labelClasses(session), path);
+    const info = session.store.labels.save(log.id, session.store.labels.latest(log.id)?.version ?? null, {
+      source: 'import', author: '', note: `${path}: ${k.entries.length} boxes${k.unknownTypes.length ? `; types not in the class list, left class 0: ${k.unknownTypes.join(', ')}` : ''}`,
+      entries: k.entries, rayClass: k.rayClass, rayObject: k.rayObject, confidence: null, hit: k.hit,
+    });
+    events.emit({ type: 'project', entity: 'driveLogs', id: log.id });
+    return info;
+  }
   const layout = session.store.labels.rayLayout(log.id);
   const map = await pointMap(session, log.id);
   let rayClass: Uint8Array<ArrayBuffer>, rayObject: Uint32Array<ArrayBuffer>, entries: AnnotationEntry[] = [], note: string;
@@ -255,7 +267,12 @@ export async function exportLabels(session: ProjectSession, req: ParsedRequest<'
   let data: Uint8Array | string;
   if (req.format === 'semantic-kitti') data = writeSemanticKittiLabels(v.rayClass, v.rayObject, null);
   else if (req.format === 'thicket-json') data = writeThicketLabels(v.rayClass, v.rayObject, v.entries, labelClasses(session));
-  else throw new ApiError('bad_input', `${path}: writing KITTI object boxes is not supported yet (docs/labeling.md)`);
+  else {
+    if (!req.calibration) throw new ApiError('bad_input', `${path}: KITTI object boxes are written in the camera frame: give the scan's calibration file (Tr_velo_to_cam, R0_rect)`);
+    const calib = parseKittiCalibration(readSideFile(projectPath(session, req.calibration), CALIBRATION_FILE).text, req.calibration);
+    const sweeps = (await runLabelCloud(session, log.id, null)).sweepStart.length;
+    data = kittiObjectsOut(session, log.id, sweeps, v.entries, calib, labelClasses(session));
+  }
   writeFileSync(path, data);
   return { path, bytes: typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength, points: v.info.points };
 }

@@ -43,13 +43,17 @@ export async function annotationCommand(services: AppServices, args: CommonArgs,
     const info = await services.call('labels.import', {
       logId, path: resolve(file), ...(format ? { format } : {}),
       ...(v['class-map'] ? { classMap: resolve(v['class-map']) } : {}), ...(mapName ? { classMapName: mapName } : {}),
+      ...(v.calibration ? { calibration: resolve(v.calibration) } : {}),
     });
     return { json: info as unknown as Record<string, unknown>, text: `drive log ${logId}: ${line(info)}` };
   }
   if (sub === 'export') {
     if (!v.out) throw new CliError('annotation export: --out FILE is required', 2);
     if (!format) throw new CliError(`annotation export: --format is required (${LABEL_FORMATS.join(', ')})`, 2);
-    const r = await services.call('labels.export', { logId, path: resolve(v.out), format, force: v.force ?? false, ...(labelVersion ? { version: labelVersion } : {}) });
+    const r = await services.call('labels.export', {
+      logId, path: resolve(v.out), format, force: v.force ?? false, ...(labelVersion ? { version: labelVersion } : {}),
+      ...(v.calibration ? { calibration: resolve(v.calibration) } : {}),
+    });
     return { json: r, text: `wrote ${r.path}: labels of ${r.points} returns, ${r.bytes} bytes` };
   }
   if (sub === 'compare') {
