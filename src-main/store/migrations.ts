@@ -175,6 +175,28 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 9,
+    name: 'application-level risks',
+    up(db) {
+      db.exec(`
+        CREATE TABLE risks (
+          id          INTEGER PRIMARY KEY,
+          real_log_id INTEGER NOT NULL REFERENCES drive_logs(id) ON DELETE CASCADE,
+          run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+          application TEXT NOT NULL,
+          params      TEXT NOT NULL CHECK (json_valid(params)),
+          result      TEXT NOT NULL CHECK (json_valid(result)),
+          seconds     REAL NOT NULL,
+          job_id      INTEGER REFERENCES jobs(id) ON DELETE SET NULL,
+          created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+        );
+        CREATE INDEX risks_log ON risks(real_log_id);
+        CREATE INDEX risks_run ON risks(run_id);
+        CREATE INDEX risks_job ON risks(job_id);
+      `);
+    },
+  },
 ];
 
 MIGRATIONS.forEach((m, i) => {

@@ -18,6 +18,7 @@ import { PrimitivesRepository } from './primitives-repository';
 import { ModelsRepository } from './models-repository';
 import { StudiesRepository } from './studies-repository';
 import { EvaluationsRepository } from './evaluations-repository';
+import { RisksRepository } from './risks-repository';
 import { schemaVersion } from './migrations';
 import type { WalCheckpointer } from './wal-checkpointer';
 import { busyError, writeTransaction } from './write-transaction';
@@ -67,6 +68,7 @@ export class ProjectStore {
   readonly primitives: PrimitivesRepository;
   readonly studies: StudiesRepository;
   readonly evaluations: EvaluationsRepository;
+  readonly risks: RisksRepository;
   /** Runs the WAL's checkpoints off the host thread (set by openProject). */
   checkpointer: WalCheckpointer | null = null;
   /** What recover() did when the project was opened. */
@@ -95,6 +97,7 @@ export class ProjectStore {
     this.primitives = new PrimitivesRepository(db, this.arrays('primitive_arrays'));
     this.studies = new StudiesRepository(db);
     this.evaluations = new EvaluationsRepository(db);
+    this.risks = new RisksRepository(db);
     this.discardRunsStmt = db.prepare<[]>(
       `DELETE FROM runs WHERE status = 'simulating'
          AND (job_id IS NULL OR job_id NOT IN (SELECT id FROM jobs WHERE state IN ('queued', 'running')))`,
