@@ -5,7 +5,8 @@
  * the scan, ground (key 1) assigned, undone and redone from the keyboard, saved as version 1, the
  * page reloaded with the labels still there (the legend's ground count), and a SemanticKITTI
  * `.label` exported: one u32 per point, the assigned points ground. Then an automatic proposal
- * (a job, version 2) with its objects and boxes, an object selected from the list, the two
+ * (a job, version 2) with its objects and boxes, an object selected from the list, lasso, Shift
+ * and Ctrl boxes and the brush on the canvas, the two
  * versions compared, confidence colouring and the `?` dialog. Screenshots land in test-results/.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -135,6 +136,36 @@ describe.skipIf(!CAN_RUN_BROWSER || !HAS_SCAN)('browser mode: labelling a real s
     await first.click();
     const oneObject = (await hook(page))!.selected;
     expect(oneObject).toBeGreaterThan(0);
+
+    // Lasso replaces, Shift + box adds, Ctrl + box subtracts, the brush paints.
+    const r = (await page.getByTestId('label-canvas').boundingBox())!;
+    const at = (fx: number, fy: number) => [r.x + r.width * fx, r.y + r.height * fy] as const;
+    const drag = async (points: (readonly [number, number])[], modifier?: 'Shift' | 'Control') => {
+      if (modifier) await page.keyboard.down(modifier);
+      await page.mouse.move(...points[0]!);
+      await page.mouse.down();
+      for (const p of points.slice(1)) await page.mouse.move(...p, { steps: 3 });
+      await page.mouse.up();
+      if (modifier) await page.keyboard.up(modifier);
+    };
+    const selected = async () => (await hook(page))!.selected;
+    await page.keyboard.press('l');
+    await drag([at(0.4, 0.4), at(0.55, 0.35), at(0.6, 0.6), at(0.42, 0.58)]);
+    const lasso = await selected();
+    expect(lasso).toBeGreaterThan(500);
+    await page.keyboard.press('b');
+    await drag([at(0.6, 0.4), at(0.7, 0.6)], 'Shift');
+    const added = await selected();
+    expect(added).toBeGreaterThan(lasso);
+    await drag([at(0.38, 0.3), at(0.5, 0.65)], 'Control');
+    const subtracted = await selected();
+    expect(subtracted).toBeLessThan(added);
+    expect(subtracted).toBeGreaterThan(0);
+    await page.keyboard.press('r');
+    await drag([at(0.45, 0.5), at(0.5, 0.52), at(0.55, 0.5)]);
+    const brushed = await selected();
+    expect(brushed).toBeGreaterThan(0);
+    expect(brushed).toBeLessThan(added);
 
     // Compare the hand-made version 1 with the proposal.
     await page.getByTestId('compare').click();

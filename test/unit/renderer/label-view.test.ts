@@ -142,6 +142,39 @@ describe('the Label page', () => {
     w.unmount();
   });
 
+  it('shows and selects one sweep at a time in the per-sweep view', async () => {
+    const w = await open();
+    expect(window.__thicketLabels!.shown).toBe(N);
+    await press('w');
+    expect(w.get('[data-testid="sweep-bar"]').attributes('data-on')).toBe('true');
+    expect(window.__thicketLabels!.shown).toBe(3); // sweep 1: points 0–2
+    await press('a', { ctrlKey: true });
+    expect(window.__thicketLabels!.selected).toBe(3);
+    await press('.');
+    expect(w.get('[data-testid="sweep-bar"]').attributes('data-sweep')).toBe('1');
+    expect(window.__thicketLabels!.selected).toBe(0); // another sweep: the selection is cleared
+    await press('a', { ctrlKey: true });
+    await press('2');
+    await press('Enter');
+    expect(count(w, 2)).toBe('3');
+    await press('w');
+    expect(window.__thicketLabels!.shown).toBe(N);
+    w.unmount();
+  });
+
+  it('saves the edits on leaving the page', async () => {
+    const w = await open();
+    await press('a', { ctrlKey: true });
+    await press('Delete');
+    const saves: unknown[] = [];
+    fake.handle('labels.save', (req) => (saves.push(req.baseVersion), version(2)));
+    const router = (w.vm as unknown as { $router: { push(p: string): Promise<unknown> } }).$router;
+    await router.push('/logs/4');
+    await flushPromises();
+    expect(saves).toEqual([1]);
+    w.unmount();
+  });
+
   it('shows every shortcut on ?', async () => {
     const w = await open();
     await press('?', { shiftKey: true });
