@@ -31,6 +31,7 @@ import { meshLibraryTask } from './mesh-library';
 import { profileReadTask } from './profile-read';
 import { profilePatternTask } from './profile-pattern';
 import { splitLogTask } from './split-log';
+import { riskTask } from './risk';
 
 export const TASKS = {
   'import-log': importLog,
@@ -67,6 +68,7 @@ export const TASKS = {
   'profile-read': profileReadTask,
   'profile-pattern': profilePatternTask,
   'split-log': splitLogTask,
+  risk: riskTask,
 } as const;
 
 export type TaskName = keyof typeof TASKS;
