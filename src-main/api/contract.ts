@@ -548,7 +548,15 @@ export const requestSchemas = {
    * the training and test drives (drive logs). A job: see DemoResult. With `path`, that project is
    * created (opened when it exists) first; without, the open project gets it.
    */
-  'demo.create': z.object({ seed: Seed.default(1), small: z.boolean().default(false), path: ProjectPath.optional() }).strict(),
+  'demo.create': z
+    .object({
+      seed: Seed.default(1),
+      small: z.boolean().default(false),
+      path: ProjectPath.optional(),
+      /** Then the Table 4.3 experiment, as `thicket demo` runs it (its steps are jobs; `demo` events follow it). */
+      experiment: z.boolean().default(false),
+    })
+    .strict(),
   /** Annotations of the project, or of one drive log. */
   'annotations.list': z.object({ logId: Id.optional() }).strict(),
   'annotations.get': z.object({ id: Id }).strict(),
@@ -1231,7 +1239,25 @@ export type Response<M extends Method> = Responses[M];
 
 export type ApiEvent =
   | { type: 'job'; job: JobInfo }
-  | { type: 'project'; entity: EntityName | 'project'; id?: number };
+  | { type: 'project'; entity: EntityName | 'project'; id?: number }
+  | DemoEvent;
+
+/**
+ * How a demo started by demo.create goes (the app's demo card): building the site, the drives,
+ * the experiment's steps, then done, failed or cancelled. A demo that fails or is cancelled
+ * before its drives are stored leaves no project file when demo.create had created it.
+ */
+export interface DemoEvent {
+  type: 'demo';
+  phase: 'site' | 'drives' | 'experiment' | 'done' | 'failed' | 'cancelled';
+  /** The job running now (to follow or cancel). */
+  jobId?: number;
+  message?: string;
+  /** done: the Table 4.3 rows when the experiment ran. */
+  table?: { scene: string; simulator: string; f1: number | null; pointCloudError: number | null }[];
+  /** failed or cancelled: whether the project file was removed. */
+  removed?: boolean;
+}
 
 // ---------- errors ----------
 

@@ -23,6 +23,12 @@ export class RecentProjects {
     this.write([entry, ...rest].slice(0, MAX_RECENT));
   }
 
+  /** Drops a path from the list (a project file that was removed). */
+  forget(path: string): void {
+    const rest = this.read().filter((r) => r.path !== path);
+    this.write(rest);
+  }
+
   private read(): Omit<RecentProject, 'exists'>[] {
     try {
       const data: unknown = JSON.parse(readFileSync(this.file, 'utf8'));

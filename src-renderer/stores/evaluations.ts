@@ -24,7 +24,7 @@ export const useEvaluationsStore = defineStore('evaluations', () => {
 
   /** Subscribe to host events and project changes once; later calls only refresh. */
   const sync = (): void =>
-    evaluations.follow((e) => (e.type === 'job' ? e.job.kind === 'evaluate' && e.job.state === 'done' : TOUCHING.has(e.entity)), { project: true });
+    evaluations.follow((e) => (e.type === 'job' ? e.job.kind === 'evaluate' && e.job.state === 'done' : e.type === 'project' && TOUCHING.has(e.entity)), { project: true });
 
   const start = (realLogId: number, runId: number, params: EvaluationParams = {}): Promise<JobInfo | null> =>
     startJob(() => api.call('evaluate.start', { realLogId, runId, params }), 'Cannot start the evaluation');

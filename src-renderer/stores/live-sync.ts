@@ -39,6 +39,7 @@ export function startLiveSync(): void {
       if (event.job.state === 'done' && before?.state !== 'done' && event.job.kind === 'simulate') refreshRuns();
       return;
     }
+    if (event.type !== 'project') return; // demo events: the demo card follows them
     if (event.entity === 'project') refreshProject();
     else {
       refreshProject(); // entity counts in the header card

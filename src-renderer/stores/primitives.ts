@@ -63,7 +63,8 @@ export const usePrimitivesStore = defineStore('primitives', () => {
       if (event.type === 'job') {
         if (event.job.state === 'done' && event.job.kind === 'extract-primitives') soonList();
         if (event.job.state === 'done' && /fit/.test(event.job.kind)) soonSources();
-      } else if (event.entity === 'primitives') soonList();
+      } else if (event.type !== 'project') return;
+      else if (event.entity === 'primitives') soonList();
       else if (event.entity === 'models' || event.entity === 'annotations' || event.entity === 'driveLogs') soonSources();
       else if (event.entity === 'project') {
         soonList();

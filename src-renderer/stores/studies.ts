@@ -69,7 +69,7 @@ export const useStudiesStore = defineStore('studies', () => {
   const start = (): void =>
     studies.follow((e) => {
       if (e.type === 'project') return e.entity === 'studies' || e.entity === 'project' || e.entity === 'scenes';
-      if (e.job.kind !== 'study') return false;
+      if (e.type !== 'job' || e.job.kind !== 'study') return false;
       return !['queued', 'running'].includes(e.job.state) || list.value.some((s) => s.jobId === e.job.id && s.state !== e.job.state);
     });
 
