@@ -8,6 +8,7 @@
  * imports it, so nothing here may import Node, Electron or another src-main folder.
  */
 import { z } from 'zod';
+import { APPLICATIONS, type RiskInfo } from '../../src-common/application-risk';
 import { EXPORT_FORMATS, LOG_FORMATS, type DriveLogFormat } from '../../src-common/formats';
 import { RANGE_SAMPLERS, SCENE_KINDS, SIMULATION_MODES, STUDY_LOOPS, STUDY_SIMULATIONS, type SimulationMode, type StudyLoop } from '../../src-common/modes';
 import type { ProfileFile, ProfileKind, ProfilePattern, SensorProfile } from '../../src-common/sensor-profile';
@@ -647,6 +648,24 @@ export const requestSchemas = {
       params: EvaluationParams.default({}),
     })
     .strict(),
+  /**
+   * Application-level risk of a run against a real drive log (a job; docs/methods.md,
+   * "Application-level risk"): an application's objective on both for `samples` draws of its
+   * parameters; the result is stored and is the job's result with the stored risk's id.
+   */
+  'risk.start': z
+    .object({
+      realLogId: Id,
+      runId: Id,
+      application: z.enum(APPLICATIONS),
+      samples: z.number().int().min(1).max(10_000).default(50),
+      seed: Seed.default(1),
+      /** Scan matching: consecutive revolution pairs matched per side at most. */
+      maxPairs: z.number().int().min(1).max(10_000).default(10),
+    })
+    .strict(),
+  /** Stored risks, oldest first; optionally of one run or one log. */
+  'risks.list': z.object({ runId: Id.optional(), realLogId: Id.optional() }).strict(),
   /** Stored evaluations, newest last; optionally of one run or one log. */
   'evaluations.list': z.object({ runId: Id.optional(), realLogId: Id.optional() }).strict(),
   /** One evaluation with its per-packet series. */
@@ -1224,6 +1243,8 @@ export interface Responses {
   'study.start': { job: JobInfo; study: StudyInfo };
   'evaluate.start': { job: JobInfo };
   'experiments.run': RealExperiment;
+  'risk.start': { job: JobInfo };
+  'risks.list': RiskInfo[];
   'evaluations.list': EvaluationInfo[];
   'evaluations.get': EvaluationData;
   'evaluations.delete': { deleted: boolean };

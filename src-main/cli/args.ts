@@ -40,6 +40,10 @@ const OPTIONS = {
   'tune-evaluations': { type: 'string' },
   // evaluation: a real drive log against a simulation run
   real: { type: 'string' },
+  // application-level risk
+  application: { type: 'string' },
+  'max-pairs': { type: 'string' },
+  'risk-samples': { type: 'string' },
   // experiment: the training and the test log
   train: { type: 'string' },
   'fit-param': { type: 'string', multiple: true },

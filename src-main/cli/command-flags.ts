@@ -24,13 +24,14 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
     'poses-from', 'batch-packets', 'range-sampler', 'range-noise', 'neighbour-radius', 'neighbour-leave-out', 'name', ...MOUNT,
   ],
   validate: ['seed', 'samples', 'profile'],
-  demo: ['project', 'seed', 'small', 'no-experiment'],
+  demo: ['project', 'seed', 'small', 'no-experiment', 'risk-samples'],
   export: ['project', 'run', 'log', 'format', 'out', 'force', 'las-version', 'mcap-messages'],
   study: ['project', 'scene', 'profiles', 'mounts', 'seconds', 'loop', 'mode', 'seed', 'start', 'goal', 'report', 'name'],
   fit: ['project', 'log', 'seed', 'param', 'name', 'tune', 'tune-params', 'tune-seconds', 'tune-start', 'tune-evaluations'],
   evaluate: ['project', 'real', 'sim', 'param', 'range-bin', 'pairing', ...REGION],
   primitives: ['project', 'model', 'annotation', 'auto', 'patch-cell', 'seed', 'variants'],
-  experiment: ['project', 'train', 'test', 'profile', 'seed', 'fit-param', 'param', ...REGION],
+  experiment: ['project', 'train', 'test', 'profile', 'seed', 'fit-param', 'param', 'risk-samples', ...REGION],
+  risk: ['project', 'real', 'sim', 'application', 'samples', 'seed', 'max-pairs'],
 };
 
 /** Throws a usage error (exit 2) naming the first flag given that `command` does not take. */

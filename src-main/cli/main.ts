@@ -26,6 +26,7 @@ import { primitivesCommand } from './commands/primitives';
 import { experimentCommand } from './commands/experiment';
 import { logCommand } from './commands/log';
 import { annotationCommand } from './commands/annotation';
+import { riskCommand } from './commands/risk';
 
 type Command = (services: AppServices, args: CommonArgs, progress: ProgressReporter) => Promise<CommandOutput>;
 
@@ -46,6 +47,7 @@ const COMMANDS: Record<string, Command> = {
   log: logCommand,
   annotation: annotationCommand,
   experiment: experimentCommand,
+  risk: riskCommand,
 };
 
 export async function runCli(argv: string[]): Promise<number> {

@@ -105,6 +105,12 @@ Usage:
                          --param: directionToleranceDeg, timeToleranceS, timeOffsetS, targetCap, queryCap,
                          seed, minOverlap, rangeBinM, azimuthBinDeg, …
   thicket evaluate list  --project FILE [--json]
+  thicket risk           --project FILE --real LOG --sim RUN --application scan-matching|obstacles|ground
+                         [--samples N] [--seed N] [--max-pairs N] [--json]
+                         application-level risk: the application's objective J on LOG and on RUN for N
+                         draws of its parameters α (default 50); prints {application, risk, samples:
+                         [{alpha, jReal, jSim, loss}], bestAlphaSim, jRealAtBestAlphaSim, …}; scan
+                         matching registers up to --max-pairs consecutive revolution pairs (default 10)
   thicket experiment     --project FILE --train LOG --test LOG [--profile ID] [--seed N] [--fit-param key=value ...]
                          [--region SPEC ...] [--exclude-body [--body L,W,H]] [--param key=value ...] [--json]
                          the real-data experiment: fit LOG --train, build every simulator from it (hybrid

@@ -38,6 +38,7 @@ import { fitHandlers } from './handlers/fit-handlers';
 import { primitiveHandlers } from './handlers/primitive-handlers';
 import { evaluationHandlers } from './handlers/evaluation-handlers';
 import { experimentHandlers } from './handlers/experiment-handlers';
+import { riskHandlers } from './handlers/risk-handlers';
 import { labelHandlers } from './handlers/label-handlers';
 import { formatZodError } from './validation';
 import type { AppServicesOptions, Handlers, ServiceContext } from './service-context';
@@ -78,6 +79,7 @@ export class AppServices implements ApiHost, ServiceContext {
       ...primitiveHandlers(this),
       ...evaluationHandlers(this),
       ...experimentHandlers(this),
+      ...riskHandlers(this),
       ...labelHandlers(this),
     };
   }
