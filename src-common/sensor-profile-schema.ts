@@ -192,6 +192,7 @@ function commonShape(sys: UnitSystem, withDefaults: boolean) {
       max: num(sys, 'length', 0, 10000, { loOpen: true }),
       resolution: d(num(sys, 'length', 0, 1), 0),
       noiseSigma: d(num(sys, 'length', 0, 10), 0),
+      noiseModel: num(sys, 'plain', 1, Number.MAX_SAFE_INTEGER, { int: true }).optional(),
     }),
     beam: z.strictObject({
       shape: oneOf(BEAM_SHAPES),
@@ -334,7 +335,7 @@ export type ProfileFileInput = Omit<
   description?: string;
   azimuthStart?: number;
   azimuthEnd?: number;
-  range: { min: number; max: number; resolution?: number; noiseSigma?: number };
+  range: { min: number; max: number; resolution?: number; noiseSigma?: number; noiseModel?: number };
   intensity?: ProfileFile['intensity'];
   mount?: ProfileFile['mount'];
   sequencesPerPacket?: number;
@@ -610,7 +611,7 @@ export function toProfileFile(p: SensorProfile): ProfileFile {
     ...(p.spin ? { spin: p.spin } : {}),
     azimuthStart: clean(p.azimuthStart * R2D),
     azimuthEnd: clean(p.azimuthEnd * R2D),
-    range: { min: p.range.min, max: p.range.max, resolution: p.range.resolution, noiseSigma: p.range.noiseSigma },
+    range: { min: p.range.min, max: p.range.max, resolution: p.range.resolution, noiseSigma: p.range.noiseSigma, ...(p.range.noiseModel !== undefined ? { noiseModel: p.range.noiseModel } : {}) },
     beam: { shape: p.beam.shape, divergenceH: clean(p.beam.divergenceH * 1e3), divergenceV: clean(p.beam.divergenceV * 1e3) },
     returns: { mode: p.returns.mode, signalCutoff: p.returns.signalCutoff },
     intensity: { model: p.intensity.model, scale: p.intensity.scale, rangeFalloff: p.intensity.rangeFalloff },

@@ -62,6 +62,11 @@ export interface SensorProfile {
     resolution: number;
     /** Standard deviation of range noise (m). */
     noiseSigma: number;
+    /**
+     * Optional: the id of a learned noise model in the project (docs/methods.md §8). Set, every
+     * simulation mode draws ranges and nulls from it instead of N(0, noiseSigma²).
+     */
+    noiseModel?: number;
   };
   beam: {
     shape: BeamShape;

@@ -197,6 +197,26 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 10,
+    name: 'learned sensor noise models',
+    up(db) {
+      // A sensor noise model learnt from repeated static scans (docs/methods.md §8): what learning
+      // reported, and the per-beam tables a simulation draws from (JSON). It outlives its log.
+      db.exec(`
+        CREATE TABLE noise_models (
+          id         INTEGER PRIMARY KEY,
+          name       TEXT NOT NULL,
+          log_id     INTEGER REFERENCES drive_logs(id) ON DELETE SET NULL,
+          method     TEXT NOT NULL CHECK (method IN ('p-reg','np-reg')),
+          summary    TEXT NOT NULL CHECK (json_valid(summary)),
+          tables     TEXT NOT NULL CHECK (json_valid(tables)),
+          job_id     INTEGER REFERENCES jobs(id) ON DELETE SET NULL,
+          created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
+        );
+      `);
+    },
+  },
 ];
 
 MIGRATIONS.forEach((m, i) => {

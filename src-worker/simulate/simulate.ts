@@ -25,6 +25,8 @@ import { NeighbourCaster } from './neighbour';
 import { PhysicsCaster } from './physics';
 import type { RangeModel } from './returns';
 import { StochasticCaster } from './stochastic';
+import { LearnedNoiseCaster } from './learned-noise';
+import { LearnedNoiseSampler } from '../noise/sampler';
 import type { SimulationContext, SimulationStats } from './types';
 
 /** A context prepared for simulation: the mode's caster and scratch state, reusable. */
@@ -45,7 +47,8 @@ export class Simulator {
     if (mount.length !== 7) throw new Error('simulate: the mount pose needs 7 numbers');
     this.mount = Float64Array.from(mount as ArrayLike<number>);
     this.stationary = isStationary(ctx.trajectory);
-    const sigma = o.noiseSigma ?? profile.range.noiseSigma;
+    // A learned noise model replaces the Gaussian range noise (learned-noise.ts).
+    const sigma = ctx.learnedNoise ? 0 : (o.noiseSigma ?? profile.range.noiseSigma);
     if (!(sigma >= 0)) throw new Error(`simulate: range noise σ must be ≥ 0 (got ${sigma})`);
     this.range = {
       sigma,
@@ -84,6 +87,7 @@ export class Simulator {
       default:
         throw new Error(`simulate: unknown mode '${String(mode)}'`);
     }
+    if (ctx.learnedNoise) this.caster = new LearnedNoiseCaster(this.caster, new LearnedNoiseSampler(ctx.learnedNoise), scene, this.range);
   }
 
   /** Simulate packet p into the builder (whose next packet must be p). */

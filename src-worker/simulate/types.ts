@@ -6,6 +6,7 @@ import type { SceneQuery } from '../scene/scene-query';
 import type { ReturnMode, SensorProfile } from '../../src-common/sensor-profile';
 import type { Trajectory } from '../geometry/trajectory';
 import type { NeighbourIndexData } from './neighbour-index';
+import type { LearnedNoiseTables } from '../../src-common/noise-model';
 
 /**
  * - `mesh`: one ray on the beam axis, closest surface, Gaussian range noise (what general-purpose
@@ -97,6 +98,8 @@ export interface SimulationContext {
   seed: number;
   mode: SimulationMode;
   options?: SimulationOptions;
+  /** A learned noise model (docs/methods.md §8) drawing every return's range and nulls instead of the Gaussian range noise. */
+  learnedNoise?: LearnedNoiseTables | null;
 }
 
 /** Counters of one simulation call (accumulated when the same object is passed again). */

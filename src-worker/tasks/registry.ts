@@ -31,6 +31,7 @@ import { meshLibraryTask } from './mesh-library';
 import { profileReadTask } from './profile-read';
 import { profilePatternTask } from './profile-pattern';
 import { splitLogTask } from './split-log';
+import { learnNoiseTask } from './learn-noise';
 import { riskTask } from './risk';
 
 export const TASKS = {
@@ -68,6 +69,7 @@ export const TASKS = {
   'profile-read': profileReadTask,
   'profile-pattern': profilePatternTask,
   'split-log': splitLogTask,
+  'learn-noise': learnNoiseTask,
   risk: riskTask,
 } as const;
 

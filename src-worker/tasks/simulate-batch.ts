@@ -9,6 +9,7 @@ import type { TaskContext } from './task-context';
 import type { SceneData } from '../../src-common/scene-data';
 import { createSceneQuery, type BvhSceneQuery } from '../scene/scene-bvh';
 import type { SensorProfile } from '../../src-common/sensor-profile';
+import type { LearnedNoiseTables } from '../../src-common/noise-model';
 import { revolutionPattern, packetRays, type ScanPattern } from '../sensors/scan-pattern';
 import { Simulator, ChunkBuilder, newSimulationStats, type RangeSampler, type SimulationMode } from '../simulate';
 import type { NeighbourSource } from '../simulate/types';
@@ -24,6 +25,8 @@ export interface SimulateBatchInput {
   /** Range noise σ (m) instead of the profile's (mesh/physics returns; 000 §V-C's baseline: 0.005). */
   noiseSigma?: number;
   profile: SensorProfile;
+  /** The learned noise model the profile names (range.noiseModel), read from the project by the host. */
+  learnedNoise?: LearnedNoiseTables | null;
   /** World ← vehicle (or ← sensor when `mountOverride` is the identity) samples. */
   trajectory: { times: Float64Array; poses: Float64Array };
   mountOverride: number[] | null;
@@ -81,6 +84,7 @@ export function simulateBatch(input: SimulateBatchInput, ctx: TaskContext): Simu
     seed: input.seed,
     mode: input.mode,
     options: { rangeSampler: input.rangeSampler, ...(input.noiseSigma !== undefined ? { noiseSigma: input.noiseSigma } : {}) },
+    learnedNoise: input.learnedNoise ?? null,
   });
   const stats = newSimulationStats();
   // One record per ray in single-return modes: size the chunk for that, so it never grows and

@@ -46,6 +46,7 @@ export async function simulateLogRays(input: SimulateLogRaysInput, ctx: TaskCont
       seed: input.seed,
       mode: input.mode,
       options: { rangeSampler: input.rangeSampler, ...(input.noiseSigma !== undefined ? { noiseSigma: input.noiseSigma } : {}) },
+      learnedNoise: input.learnedNoise ?? null,
     });
     const writer = new ChunkBuilder(chunk.packetStart, chunk.rayCount + 16, chunk.packetCount);
     for (let k = 0; k < chunk.packetCount; k++) {
