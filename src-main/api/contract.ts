@@ -17,6 +17,7 @@ import { regionProblem } from '../../src-common/evaluation-region';
 import type { StudyMetrics } from '../../src-common/study-results';
 import type { RealExperiment } from '../../src-common/experiment-results';
 import type { FormatCatalogue } from '../../src-common/format-info';
+import { NOISE_METHODS, type NoiseModelInfo } from '../../src-common/noise-model';
 
 // ---------- shared field schemas ----------
 
@@ -671,6 +672,18 @@ export const requestSchemas = {
   /** One evaluation with its per-packet series. */
   'evaluations.get': z.object({ id: Id }).strict(),
   'evaluations.delete': z.object({ id: Id }).strict(),
+  /** Learn a sensor noise model from a log of repeated static scans (a job; docs/methods.md §8): its result is the summary and the stored model's id. */
+  'noise.learn': z
+    .object({
+      logId: Id,
+      method: z.enum(NOISE_METHODS).default('p-reg'),
+      testFraction: z.number().gt(0).lt(1).default(0.3),
+      seed: Seed.default(1),
+      name: z.string().min(1).max(200).optional(),
+    })
+    .strict(),
+  'noise.list': empty,
+  'noise.get': z.object({ id: Id }).strict(),
   'jobs.list': z.object({ limit: z.number().int().min(1).max(1000).default(100) }).strict(),
   'jobs.get': z.object({ id: Id }).strict(),
   'jobs.cancel': z.object({ id: Id }).strict(),
@@ -1248,6 +1261,9 @@ export interface Responses {
   'evaluations.list': EvaluationInfo[];
   'evaluations.get': EvaluationData;
   'evaluations.delete': { deleted: boolean };
+  'noise.learn': { job: JobInfo };
+  'noise.list': NoiseModelInfo[];
+  'noise.get': NoiseModelInfo;
   'jobs.list': JobInfo[];
   'jobs.get': JobInfo;
   'jobs.cancel': JobInfo;

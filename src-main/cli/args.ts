@@ -89,6 +89,9 @@ const OPTIONS = {
   scans: { type: 'string' },
   // log split: the first scan of the second log
   at: { type: 'string' },
+  // noise learn
+  method: { type: 'string' },
+  'test-fraction': { type: 'string' },
   run: { type: 'string' },
   log: { type: 'string' },
   out: { type: 'string' },

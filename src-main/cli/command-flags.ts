@@ -15,6 +15,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   project: ['project'],
   import: ['project', 'format', 'name', 'profile', 'calibration', 'model', 'poses', 'no-misses', 'scans', ...MOUNT],
   log: ['project', 'log', 'at'],
+  noise: ['project', 'log', 'method', 'test-fraction', 'seed', 'name'],
   annotation: ['project', 'log', 'format', 'class-map', 'class-map-name', 'calibration', 'label-version', 'versions', 'out', 'force', 'min-height'],
   bench: ['project', 'only', 'seconds', 'profile', 'megabytes', 'packets', 'small', 'seed', 'triangles', 'rays'],
   profile: ['project', 'id', 'name', 'model'],

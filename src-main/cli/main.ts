@@ -25,6 +25,7 @@ import { evaluateCommand } from './commands/evaluate';
 import { primitivesCommand } from './commands/primitives';
 import { experimentCommand } from './commands/experiment';
 import { logCommand } from './commands/log';
+import { noiseCommand } from './commands/noise';
 import { annotationCommand } from './commands/annotation';
 import { riskCommand } from './commands/risk';
 
@@ -45,6 +46,7 @@ const COMMANDS: Record<string, Command> = {
   evaluate: evaluateCommand,
   primitives: primitivesCommand,
   log: logCommand,
+  noise: noiseCommand,
   annotation: annotationCommand,
   experiment: experimentCommand,
   risk: riskCommand,

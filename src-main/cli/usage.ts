@@ -31,6 +31,13 @@ Usage:
   thicket log split      --project FILE --log L --at K [--json]
                          two new logs from L: scans 1…K−1 and K… (2 ≤ K ≤ scans); L stays;
                          prints {logs: [{log, name, scans, packets}, {…}]}
+  thicket noise learn    --project FILE --log L [--method p-reg|np-reg] [--test-fraction 0.3] [--seed N]
+                         [--name NAME] [--json]
+                         a sensor noise model learnt from L's repeated scans of a static scene
+                         (docs/methods.md §8); prints {noiseModel, method, beams, trainScans, testScans,
+                         risk, riskByTrainingSize: [{n, risk}], baselines, …}; a profile names it with
+                         range.noiseModel, and simulations then draw ranges and nulls from it
+  thicket noise list     --project FILE [--json]
   thicket annotation list    --project FILE --log L [--json]
   thicket annotation import  FILE --project FILE --log L [--format semantic-kitti|kitti-object|thicket-json]
                              [--class-map-name rellis3d|semantic-kitti | --class-map MAP] [--calibration CALIB] [--json]

@@ -40,6 +40,7 @@ import { evaluationHandlers } from './handlers/evaluation-handlers';
 import { experimentHandlers } from './handlers/experiment-handlers';
 import { riskHandlers } from './handlers/risk-handlers';
 import { labelHandlers } from './handlers/label-handlers';
+import { noiseHandlers } from './handlers/noise-handlers';
 import { formatZodError } from './validation';
 import type { AppServicesOptions, Handlers, ServiceContext } from './service-context';
 import { version } from './version';
@@ -81,6 +82,7 @@ export class AppServices implements ApiHost, ServiceContext {
       ...experimentHandlers(this),
       ...riskHandlers(this),
       ...labelHandlers(this),
+      ...noiseHandlers(this),
     };
   }
 

@@ -14,6 +14,7 @@ import { sumBatches } from './simulation-plan';
 import type { ServiceContext } from './service-context';
 import type { ProjectSession } from './project-session';
 import { serveChunks } from './chunk-server';
+import { learnedNoiseFor } from './noise-service';
 import { resolveProfileForUse } from './profiles-service';
 import type { NeighbourSource, SimulationScene } from './simulation';
 import type { SensorProfile } from '../../src-common/sensor-profile';
@@ -59,6 +60,7 @@ export function startLogRaySimulation(
     ...(source.neighbour ? { neighbour: source.neighbour } : {}),
     ...(req.rangeNoiseSigma !== undefined ? { noiseSigma: req.rangeNoiseSigma } : {}),
     profile,
+    ...learnedNoiseFor(store, profile),
     mode,
     seed: req.seed,
     rangeSampler: req.rangeSampler,

@@ -18,6 +18,7 @@ import { modelScene } from './fit-service';
 import type { ProjectSession } from './project-session';
 import { buildTrajectory, type Trajectory } from './trajectories';
 import { resolveProfileForUse } from './profiles-service';
+import { learnedNoiseFor } from './noise-service';
 import { neighbourSource } from './neighbour-source';
 import type { SceneData } from '../../src-common/scene-data';
 import { resolveMount } from './mount-request';
@@ -59,6 +60,7 @@ export async function startSimulation(ctx: ServiceContext, req: ParsedRequest<'s
     ...(neighbour ? { neighbour } : {}),
     ...(req.rangeNoiseSigma !== undefined ? { noiseSigma: req.rangeNoiseSigma } : {}),
     profile,
+    ...learnedNoiseFor(session.store, profile),
     trajectory: sharedTrajectory,
     mountOverride: mount ? [...mount.pose] : trajectory.sensorPoses ? [0, 0, 0, 0, 0, 0, 1] : null,
     mode,
