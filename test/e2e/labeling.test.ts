@@ -182,8 +182,18 @@ describe.skipIf(!CAN_RUN_BROWSER || !HAS_SCAN)('browser mode: labelling a real s
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.press('?');
     await page.getByTestId('shortcuts-dialog').waitFor();
+    await page.waitForTimeout(400);
     expect(await page.getByTestId('shortcuts-dialog').textContent()).toContain('Lasso select');
     await page.screenshot({ path: join(SHOTS, 'e2e-label-shortcuts.png') });
+    await page.keyboard.press('Escape');
+    await page.getByTestId('shortcuts-dialog').waitFor({ state: 'hidden' });
+
+    // The class list's editor.
+    await page.getByTestId('class-edit').click();
+    await page.getByTestId('class-editor').waitFor();
+    expect(await page.getByTestId('class-row-14').locator('input').first().inputValue()).toBe('fallen log');
+    await page.waitForTimeout(400); // the dialog's fade-in
+    await page.screenshot({ path: join(SHOTS, 'e2e-label-classes.png') });
     await page.keyboard.press('Escape');
     expect(session.errors).toEqual([]);
   });

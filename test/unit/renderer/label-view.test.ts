@@ -175,6 +175,27 @@ describe('the Label page', () => {
     w.unmount();
   });
 
+  it('adds a class to the project\'s list and puts it in the palette', async () => {
+    const w = await open();
+    await w.get('[data-testid="class-edit"]').trigger('click');
+    await flushPromises();
+    const click = async (id: string) => {
+      (document.body.querySelector(`[data-testid="${id}"]`) as HTMLElement).click();
+      await flushPromises();
+    };
+    await click('class-add');
+    expect(document.body.querySelector('[data-testid="class-row-3"]')).not.toBeNull();
+    let sent: { id: number; name: string }[] = [];
+    fake.handle('labels.saveClasses', (req) => {
+      sent = req.classes as typeof sent;
+      return [...CLASSES, { id: 3, name: 'class 3', color: '#c0c0c0', asprs: 1 }];
+    });
+    await click('class-save');
+    expect(sent.map((c) => [c.id, c.name])).toEqual([[0, 'unlabelled'], [1, 'ground'], [2, 'grass'], [7, 'small tree'], [3, 'class 3']]);
+    expect(w.find('[data-testid="class-3"]').exists()).toBe(true);
+    w.unmount();
+  });
+
   it('shows every shortcut on ?', async () => {
     const w = await open();
     await press('?', { shiftKey: true });
