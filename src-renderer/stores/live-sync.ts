@@ -36,6 +36,11 @@ export function startLiveSync(): void {
       if (event.job.state === 'done' && before?.state !== 'done' && /import/i.test(event.job.kind)) refreshLogs();
       // Likewise a generated scene and a finished simulation run.
       if (event.job.state === 'done' && before?.state !== 'done' && event.job.kind === 'generate-scene') refreshScenes();
+      // The demo's drives job stores two logs and the site's scene.
+      if (event.job.state === 'done' && before?.state !== 'done' && event.job.kind === 'demo-drives') {
+        refreshLogs();
+        refreshScenes();
+      }
       if (event.job.state === 'done' && before?.state !== 'done' && event.job.kind === 'simulate') refreshRuns();
       return;
     }
