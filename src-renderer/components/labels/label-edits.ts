@@ -24,7 +24,8 @@ export class LabelEdits {
   constructor(
     readonly classes: Uint8Array,
     readonly instances: Uint32Array,
-    private readonly maxPoints = 50_000_000,
+    // 10 M points: about 140 MB of history (14 bytes a point).
+    private readonly maxPoints = 10_000_000,
   ) {}
 
   get canUndo(): boolean {

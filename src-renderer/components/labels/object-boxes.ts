@@ -17,96 +17,117 @@ export interface ObjectBox {
   yaw: number;
 }
 
-interface Acc {
-  n: number;
-  sx: number;
-  sy: number;
-  sxx: number;
-  sxy: number;
-  syy: number;
-  zmin: number;
-  zmax: number;
-  classes: Map<number, number>;
-  yaw: number;
-  cx: number;
-  cy: number;
-  umin: number;
-  umax: number;
-  vmin: number;
-  vmax: number;
-}
-
 /** Yaw (rad, counter-clockwise from +x, in (−π/2, π/2]) of the principal axis of an x-y covariance. */
 export function principalYaw(cxx: number, cxy: number, cyy: number): number {
   if (Math.abs(cxy) < 1e-12 && Math.abs(cxx - cyy) < 1e-12) return 0;
   return 0.5 * Math.atan2(2 * cxy, cxx - cyy);
 }
 
+/** Object id → dense slot (−1: not an object, or not one asked for), over typed arrays where the ids allow. */
+function slotsOf(instances: Uint32Array, only?: ReadonlySet<number>): { slot: (id: number) => number; ids: number[] } {
+  let max = 0;
+  for (let i = 0; i < instances.length; i++) if (instances[i]! > max) max = instances[i]!;
+  const ids: number[] = [];
+  if (max <= 4_000_000) {
+    const table = new Int32Array(max + 1).fill(-2);
+    table[0] = -1;
+    const slot = (id: number) => {
+      let s = table[id]!;
+      if (s === -2) {
+        s = only && !only.has(id) ? -1 : ids.push(id) - 1;
+        table[id] = s;
+      }
+      return s;
+    };
+    return { slot, ids };
+  }
+  const map = new Map<number, number>([[0, -1]]);
+  const slot = (id: number) => {
+    let s = map.get(id);
+    if (s === undefined) {
+      s = only && !only.has(id) ? -1 : ids.push(id) - 1;
+      map.set(id, s);
+    }
+    return s;
+  };
+  return { slot, ids };
+}
+
 /** Every object's box (ids ascending); `only` restricts the fit to those ids. */
 export function fitObjectBoxes(positions: Float32Array, origin: readonly [number, number, number], classes: Uint8Array, instances: Uint32Array, only?: ReadonlySet<number>): ObjectBox[] {
-  const accs = new Map<number, Acc>();
   const n = instances.length;
+  const { slot, ids } = slotsOf(instances, only);
+  const slotOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) slotOf[i] = slot(instances[i]!);
+  const m = ids.length;
+  const cnt = new Float64Array(m), sx = new Float64Array(m), sy = new Float64Array(m), sxx = new Float64Array(m), sxy = new Float64Array(m), syy = new Float64Array(m);
+  const zmin = new Float64Array(m).fill(Infinity), zmax = new Float64Array(m).fill(-Infinity);
+  // Points per (object, class), dense while small enough, for each object's majority class.
+  const dense = m * 256 <= 4_000_000 ? new Uint32Array(m * 256) : null;
+  const sparse = dense ? null : new Map<number, number>();
   for (let i = 0; i < n; i++) {
-    const id = instances[i]!;
-    if (id === 0 || (only && !only.has(id))) continue;
-    let a = accs.get(id);
-    if (!a) {
-      a = { n: 0, sx: 0, sy: 0, sxx: 0, sxy: 0, syy: 0, zmin: Infinity, zmax: -Infinity, classes: new Map(), yaw: 0, cx: 0, cy: 0, umin: Infinity, umax: -Infinity, vmin: Infinity, vmax: -Infinity };
-      accs.set(id, a);
-    }
+    const k = slotOf[i]!;
+    if (k < 0) continue;
     const x = positions[i * 3]!;
     const y = positions[i * 3 + 1]!;
     const z = positions[i * 3 + 2]!;
-    a.n++;
-    a.sx += x;
-    a.sy += y;
-    a.sxx += x * x;
-    a.sxy += x * y;
-    a.syy += y * y;
-    if (z < a.zmin) a.zmin = z;
-    if (z > a.zmax) a.zmax = z;
-    const c = classes[i]!;
-    a.classes.set(c, (a.classes.get(c) ?? 0) + 1);
+    cnt[k]!++;
+    sx[k]! += x;
+    sy[k]! += y;
+    sxx[k]! += x * x;
+    sxy[k]! += x * y;
+    syy[k]! += y * y;
+    if (z < zmin[k]!) zmin[k] = z;
+    if (z > zmax[k]!) zmax[k] = z;
+    const key = k * 256 + classes[i]!;
+    if (dense) dense[key]!++;
+    else sparse!.set(key, (sparse!.get(key) ?? 0) + 1);
   }
-  for (const a of accs.values()) {
-    a.cx = a.sx / a.n;
-    a.cy = a.sy / a.n;
-    a.yaw = principalYaw(a.sxx / a.n - a.cx * a.cx, a.sxy / a.n - a.cx * a.cy, a.syy / a.n - a.cy * a.cy);
+  const cx = new Float64Array(m), cy = new Float64Array(m), cos = new Float64Array(m), sin = new Float64Array(m), yaw = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    cx[k] = sx[k]! / cnt[k]!;
+    cy[k] = sy[k]! / cnt[k]!;
+    yaw[k] = principalYaw(sxx[k]! / cnt[k]! - cx[k]! * cx[k]!, sxy[k]! / cnt[k]! - cx[k]! * cy[k]!, syy[k]! / cnt[k]! - cy[k]! * cy[k]!);
+    cos[k] = Math.cos(yaw[k]!);
+    sin[k] = Math.sin(yaw[k]!);
   }
   // Second pass: extents along the principal axis (u) and across it (v).
-  const trig = new Map([...accs].map(([id, a]) => [id, [Math.cos(a.yaw), Math.sin(a.yaw)] as const]));
+  const umin = new Float64Array(m).fill(Infinity), umax = new Float64Array(m).fill(-Infinity);
+  const vmin = new Float64Array(m).fill(Infinity), vmax = new Float64Array(m).fill(-Infinity);
   for (let i = 0; i < n; i++) {
-    const id = instances[i]!;
-    const a = id === 0 ? undefined : accs.get(id);
-    if (!a) continue;
-    const [c, s] = trig.get(id)!;
-    const dx = positions[i * 3]! - a.cx;
-    const dy = positions[i * 3 + 1]! - a.cy;
-    const u = dx * c + dy * s;
-    const v = -dx * s + dy * c;
-    if (u < a.umin) a.umin = u;
-    if (u > a.umax) a.umax = u;
-    if (v < a.vmin) a.vmin = v;
-    if (v > a.vmax) a.vmax = v;
+    const k = slotOf[i]!;
+    if (k < 0) continue;
+    const dx = positions[i * 3]! - cx[k]!;
+    const dy = positions[i * 3 + 1]! - cy[k]!;
+    const u = dx * cos[k]! + dy * sin[k]!;
+    const v = -dx * sin[k]! + dy * cos[k]!;
+    if (u < umin[k]!) umin[k] = u;
+    if (u > umax[k]!) umax[k] = u;
+    if (v < vmin[k]!) vmin[k] = v;
+    if (v > vmax[k]!) vmax[k] = v;
   }
   const out: ObjectBox[] = [];
-  for (const [id, a] of [...accs].sort((p, q) => p[0] - q[0])) {
-    const [c, s] = trig.get(id)!;
-    const um = (a.umin + a.umax) / 2;
-    const vm = (a.vmin + a.vmax) / 2;
+  for (let k = 0; k < m; k++) {
     let cls = 0;
     let best = -1;
-    for (const [k, v] of a.classes) if (v > best || (v === best && k < cls)) [cls, best] = [k, v];
+    for (let c = 0; c < 256; c++) {
+      const v = dense ? dense[k * 256 + c]! : (sparse!.get(k * 256 + c) ?? 0);
+      if (v > best) [cls, best] = [c, v];
+    }
+    const um = (umin[k]! + umax[k]!) / 2;
+    const vm = (vmin[k]! + vmax[k]!) / 2;
+    const c = cos[k]!;
+    const s = sin[k]!;
     out.push({
-      id,
+      id: ids[k]!,
       class: cls,
-      points: a.n,
-      center: [origin[0] + a.cx + um * c - vm * s, origin[1] + a.cy + um * s + vm * c, origin[2] + (a.zmin + a.zmax) / 2],
-      size: [a.umax - a.umin, a.vmax - a.vmin, a.zmax - a.zmin],
-      yaw: a.yaw,
+      points: cnt[k]!,
+      center: [origin[0] + cx[k]! + um * c - vm * s, origin[1] + cy[k]! + um * s + vm * c, origin[2] + (zmin[k]! + zmax[k]!) / 2],
+      size: [umax[k]! - umin[k]!, vmax[k]! - vmin[k]!, zmax[k]! - zmin[k]!],
+      yaw: yaw[k]!,
     });
   }
-  return out;
+  return out.sort((a, b) => a.id - b.id);
 }
 
 /** An object as an annotation entry (the box's pose: centre and a yaw quaternion). */
