@@ -13,6 +13,9 @@ export interface RealExperimentRow extends HeadlineMetrics {
   /** The stored run and evaluation (open them in the app). */
   run: number;
   evaluation: number;
+  /** Scan-matching risk against the log (docs/methods.md, "Application-level risk"): position (m) and angle (rad); null when not computed (a log of one revolution). */
+  risk?: number | null;
+  riskAngle?: number | null;
 }
 
 export interface RealExperiment {

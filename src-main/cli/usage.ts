@@ -8,11 +8,13 @@ Usage:
   thicket project info   --project FILE [--json]
   thicket project compact --project FILE [--json]
                          rewrite the file without its unused pages (after deleting or a stopped import)
-  thicket demo           --project FILE [--seed N] [--small] [--no-experiment] [--json]
+  thicket demo           --project FILE [--seed N] [--small] [--no-experiment] [--risk-samples N] [--json]
                          the demo project: reference site (scene + ground truth), training and
                          test drives of an HDL-32E (drive logs); the file is created when absent;
                          then the thesis's Table 4.3 experiment (fit, primitives, test scenes,
                          hybrid/voxel/mesh/neighbour simulators, evaluation): the JSON adds "table"
+                         (each row with its scan-matching risk over --risk-samples α draws: default 3
+                         with --small, 10 otherwise; 0 leaves it out)
   thicket import FILE    --project FILE [--format F] [--profile ID] [--calibration FILE] [--poses FILE]
                          [--no-misses] [--name NAME] [--model M] [--json]
                          F: ${LOG_FORMATS.join(' ')}; --model states the calibration's sensor model
@@ -119,7 +121,8 @@ Usage:
                          [{alpha, jReal, jSim, loss}], bestAlphaSim, jRealAtBestAlphaSim, …}; scan
                          matching registers up to --max-pairs consecutive revolution pairs (default 10)
   thicket experiment     --project FILE --train LOG --test LOG [--profile ID] [--seed N] [--fit-param key=value ...]
-                         [--region SPEC ...] [--exclude-body [--body L,W,H]] [--param key=value ...] [--json]
+                         [--region SPEC ...] [--exclude-body [--body L,W,H]] [--param key=value ...]
+                         [--risk-samples N] [--json]
                          the real-data experiment: fit LOG --train, build every simulator from it (hybrid
                          and voxel models, mesh primitives on its segments, neighbour replay of it),
                          simulate the rays of LOG --test with each and evaluate them (--fit-param: θ of

@@ -21,6 +21,7 @@ import { ReferenceClass, SHRUB_CLASSES, TREE_CLASSES } from '../../src-common/cl
 import { ApiError, type ComposeResult, type DemoResult, type ExtractResult, type FitResultInfo, type JobInfo, type Method, type ParsedRequest, type Response } from '../api/contract';
 import type { EvaluationMetrics, HeadlineMetrics } from '../../src-common/metrics';
 import type { SimulationMode } from '../../src-common/modes';
+import { experimentRiskDefaults, scanMatchingRisk, type ExperimentRiskOptions } from './risk-service';
 
 /** What the experiment needs of the services: API calls and waiting for jobs. */
 export interface ExperimentHost {
@@ -36,6 +37,9 @@ export interface Table43Row extends HeadlineMetrics {
   /** The stored run and evaluation (open them in the app). */
   run: number;
   evaluation: number;
+  /** Scan-matching risk against the drive (docs/methods.md, "Application-level risk"): position (m) and angle (rad); null when not computed. */
+  risk: number | null;
+  riskAngle: number | null;
 }
 
 export interface Table43 {
@@ -84,7 +88,7 @@ export async function fitLog(host: ExperimentHost, logId: number, seed: number, 
   return replay.result as unknown as FitResultInfo;
 }
 
-export async function runTable43(host: ExperimentHost, demo: DemoResult, opts: { seed: number; note?: (m: string) => void }): Promise<Table43> {
+export async function runTable43(host: ExperimentHost, demo: DemoResult, opts: { seed: number; note?: (m: string) => void; risk?: Partial<ExperimentRiskOptions> }): Promise<Table43> {
   const t0 = performance.now();
   const note = opts.note ?? (() => {});
   const [train, test] = demo.logs;
@@ -122,6 +126,7 @@ export async function runTable43(host: ExperimentHost, demo: DemoResult, opts: {
     { scene: 'test', simulator: 'voxel', source: { sceneId: scenes.testVoxel, mode: 'voxel' } },
     { scene: 'test', simulator: 'mesh', source: { sceneId: scenes.testMesh, mode: 'mesh', rangeNoiseSigma: MESH_BASELINE_SIGMA } },
   ];
+  const risk = { ...experimentRiskDefaults(demo.site.small), ...opts.risk };
   const table: Table43Row[] = [];
   for (const c of cases) {
     note(`simulating the ${c.scene} drive with the ${c.simulator} simulator and evaluating it…`);
@@ -135,6 +140,8 @@ export async function runTable43(host: ExperimentHost, demo: DemoResult, opts: {
     })).job);
     const runId = Number(sim.run);
     const m = (await settle(host, (await host.call('evaluate.start', { realLogId: logId, runId })).job)) as unknown as EvaluationMetrics & { evaluation: number };
+    if (risk.samples > 0) note(`scan-matching risk of the ${c.scene} drive's ${c.simulator} run (${risk.samples} α samples)…`);
+    const r = await scanMatchingRisk(host, logId, runId, opts.seed, risk);
     table.push({
       scene: c.scene,
       simulator: c.simulator,
@@ -146,6 +153,7 @@ export async function runTable43(host: ExperimentHost, demo: DemoResult, opts: {
       pointCloudError: m.pointCloudError,
       run: runId,
       evaluation: m.evaluation,
+      ...r,
     });
   }
   return {

@@ -22,6 +22,7 @@ import { ApiError, type ComposeResult, type DriveLogInfo, type ExtractResult } f
 import type { EvaluationMetrics } from '../../src-common/metrics';
 import { REAL_SIMULATORS, type RealExperiment, type RealExperimentRow, type RealSimulator } from '../../src-common/experiment-results';
 import { MESH_BASELINE_SIGMA, fitLog, settle, type ExperimentHost } from './experiment-service';
+import { experimentRiskDefaults, scanMatchingRisk, type ExperimentRiskOptions } from './risk-service';
 
 export type { RealExperiment, RealExperimentRow, RealSimulator };
 
@@ -35,6 +36,8 @@ export interface RealExperimentOptions {
   fitParams?: Record<string, number>;
   /** Evaluation parameters passed to every evaluation (the region among them). */
   evaluationParams?: Record<string, unknown>;
+  /** Scan-matching risk of each row (samples 0: none); a test log of one revolution gives null. */
+  risk?: Partial<ExperimentRiskOptions>;
   note?: (message: string) => void;
 }
 
@@ -82,9 +85,11 @@ export async function runRealExperiment(host: ExperimentHost, opts: RealExperime
     })).job);
     const runId = Number(sim.run);
     const m = (await settle(host, (await host.call('evaluate.start', { realLogId: log.id, runId, params: opts.evaluationParams ?? {} })).job)) as unknown as EvaluationMetrics & { evaluation: number };
-    return { simulator, packets: m.packets, packetError: m.packetError, precision: m.precision, recall: m.recall, f1: m.f1, pointCloudError: m.pointCloudError, run: runId, evaluation: m.evaluation };
+    const r = await scanMatchingRisk(host, log.id, runId, opts.seed, risk);
+    return { simulator, packets: m.packets, packetError: m.packetError, precision: m.precision, recall: m.recall, f1: m.f1, pointCloudError: m.pointCloudError, run: runId, evaluation: m.evaluation, ...r };
   };
   const table: RealExperimentRow[] = [];
+  const risk = { ...experimentRiskDefaults(false), ...opts.risk };
   for (const s of REAL_SIMULATORS) table.push(await row(s, test, `Experiment: ${test.name} predicted from ${train.name}`));
   const selfCheck = await row('hybrid', train, `Experiment self-check: ${train.name}`);
   return {

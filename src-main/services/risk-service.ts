@@ -74,3 +74,29 @@ export async function computeRisk(host: RiskHost, realLogId: number, runId: numb
   if (final.state !== 'done') throw new ApiError('internal', `risk job ${final.id} ${final.state}${final.error ? `: ${final.error}` : ''}`);
   return final.result as unknown as RiskResult & { riskId: number; seconds: number };
 }
+
+/** How much α sampling the experiments spend on scan-matching risk: samples, and revolution pairs a side. */
+export interface ExperimentRiskOptions {
+  samples: number;
+  maxPairs: number;
+}
+
+/** The experiments' defaults: a few draws on the demo's small drives (a quarter second: two pairs), more on full ones. */
+export function experimentRiskDefaults(small: boolean): ExperimentRiskOptions {
+  return small ? { samples: 3, maxPairs: 2 } : { samples: 10, maxPairs: 5 };
+}
+
+/**
+ * Scan-matching risk of a run against a log for an experiment's row (004 Table 4.4: position and
+ * angle): null when samples is 0, or when the log or run has fewer than two revolutions.
+ */
+export async function scanMatchingRisk(host: RiskHost, logId: number, runId: number, seed: number, o: ExperimentRiskOptions): Promise<{ risk: number | null; riskAngle: number | null }> {
+  if (o.samples <= 0) return { risk: null, riskAngle: null };
+  try {
+    const r = await computeRisk(host, logId, runId, 'scan-matching', { samples: o.samples, seed, maxPairs: o.maxPairs });
+    return { risk: r.risk, riskAngle: r.riskAngle ?? null };
+  } catch (e) {
+    if (e instanceof Error && /at least two consecutive revolutions/.test(e.message)) return { risk: null, riskAngle: null };
+    throw e;
+  }
+}

@@ -50,13 +50,14 @@ export async function demoCommand(services: AppServices, args: CommonArgs, progr
     ];
     drivesStored = true;
     if (v['no-experiment']) return { json: { site: r.site, logs: r.logs }, text: lines.join('\n') };
-    const x = await runTable43(services, r, { seed, note: (m) => progress.note(m) });
+    const riskSamples = intFlag(v, 'risk-samples', 0, 10_000);
+    const x = await runTable43(services, r, { seed, note: (m) => progress.note(m), ...(riskSamples !== undefined ? { risk: { samples: riskSamples } } : {}) });
     await stopIfInterrupted();
     const json = { site: r.site, logs: r.logs, table: x.table, experiment: { models: x.models, primitives: x.primitives, scenes: x.scenes, seconds: x.seconds } };
     const f = (n: number | null, d = 3) => (n === null ? '—' : n.toFixed(d));
-    lines.push('', 'scene     simulator  packets  packetError  precision  recall  F1     pointCloudError');
+    lines.push('', 'scene     simulator  packets  packetError  precision  recall  F1     pointCloudError  risk (scan matching)');
     for (const t of x.table) {
-      lines.push(`${t.scene.padEnd(9)} ${t.simulator.padEnd(10)} ${String(t.packets).padStart(7)}  ${f(t.packetError).padStart(10)} m ${f(t.precision).padStart(9)}  ${f(t.recall).padStart(6)}  ${f(t.f1).padStart(5)}  ${f(t.pointCloudError).padStart(13)} m`);
+      lines.push(`${t.scene.padEnd(9)} ${t.simulator.padEnd(10)} ${String(t.packets).padStart(7)}  ${f(t.packetError).padStart(10)} m ${f(t.precision).padStart(9)}  ${f(t.recall).padStart(6)}  ${f(t.f1).padStart(5)}  ${f(t.pointCloudError).padStart(13)} m  ${f(t.risk).padStart(8)} m`);
     }
     return { json, text: lines.join('\n') };
   } catch (e) {

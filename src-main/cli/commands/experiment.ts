@@ -25,6 +25,7 @@ export async function experimentCommand(services: AppServices, args: CommonArgs,
   const testLogId = intFlag(v, 'test', 1);
   if (testLogId === undefined) throw new CliError('--test LOG is required (the drive log they predict)', 2);
   const seed = intFlag(v, 'seed') ?? 1;
+  const riskSamples = intFlag(v, 'risk-samples', 0, 10_000);
 
   let interrupted: Promise<void> | null = null;
   const onSigint = () => {
@@ -40,11 +41,12 @@ export async function experimentCommand(services: AppServices, args: CommonArgs,
       ...(typeof v.profile === 'string' ? { profileId: v.profile } : {}),
       fitParams: paramFlags(v, 'fit-param', resolveFitParams),
       evaluationParams: { ...paramFlags(v, 'param', checkEvaluationParams), ...regionParam(v) },
+      ...(riskSamples !== undefined ? { risk: { samples: riskSamples } } : {}),
       note: (m) => progress.note(m),
     });
     const lines = [
       `log ${testLogId} predicted from log ${trainLogId} (${x.profileId ?? 'each log\'s own sensor'}; model ${x.model}, ${x.primitives.segments} segments, mesh scene ${x.scenes.mesh}; ${x.seconds} s)`,
-      'simulator   precision  recall  F1     pointCloudError  packetError  run  evaluation',
+      'simulator   precision  recall  F1     pointCloudError  packetError  run  evaluation  risk (scan matching)',
       ...x.table.map(line),
       line({ ...x.selfCheck, simulator: 'self-check' as RealExperimentRow['simulator'] }),
     ];
@@ -69,5 +71,5 @@ function regionParam(v: CommonArgs['values']): { region?: NonNullable<ReturnType
 const f = (n: number | null, d = 3) => (n === null ? '—' : n.toFixed(d));
 
 function line(r: RealExperimentRow): string {
-  return `${r.simulator.padEnd(11)} ${f(r.precision).padStart(9)}  ${f(r.recall).padStart(6)}  ${f(r.f1).padStart(5)}  ${f(r.pointCloudError).padStart(13)} m  ${f(r.packetError).padStart(9)} m  ${String(r.run).padStart(3)}  ${String(r.evaluation).padStart(10)}`;
+  return `${r.simulator.padEnd(11)} ${f(r.precision).padStart(9)}  ${f(r.recall).padStart(6)}  ${f(r.f1).padStart(5)}  ${f(r.pointCloudError).padStart(13)} m  ${f(r.packetError).padStart(9)} m  ${String(r.run).padStart(3)}  ${String(r.evaluation).padStart(10)}  ${f(r.risk ?? null).padStart(8)} m`;
 }

@@ -41,6 +41,10 @@ describe('thicket demo --small: the Table 4.3 experiment', () => {
       expect(t.pointCloudError!).toBeGreaterThan(0);
       expect(t.pointCloudError!).toBeLessThan(2);
       expect(runs.find((r) => r.id === t.run)?.mode).toBe(t.simulator);
+      // Scan-matching risk (the drives hold two whole revolutions): position (m) and angle (rad).
+      expect(t.risk!).toBeGreaterThanOrEqual(0);
+      expect(t.risk!).toBeLessThan(1);
+      expect(t.riskAngle!).toBeGreaterThanOrEqual(0);
     }
     const row = (scene: string, sim: string) => demo.table.find((t) => t.scene === scene && t.simulator === sim)!;
     // The neighbour simulator, held out from the hits logged within a fifth of the (0.25 s) drive
