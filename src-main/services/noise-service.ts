@@ -30,7 +30,7 @@ export function startNoiseLearning(ctx: ServiceContext, req: ParsedRequest<'nois
     }
   }
   const { port, close } = serveChunks(() => store.logs.chunks(log.id), `drive log ${log.id}`);
-  const input: LearnNoiseInput = { feed: port, method: req.method, testFraction: req.testFraction, seed: req.seed, packets: log.packets, ...(profileSigma !== undefined ? { profileSigma } : {}) };
+  const input: LearnNoiseInput = { feed: port, method: req.method, testFraction: req.testFraction, seed: req.seed, packets: log.packets, where: `drive log ${log.id} (${log.name})`, ...(profileSigma !== undefined ? { profileSigma } : {}) };
   const name = req.name ?? `${req.method === 'p-reg' ? 'P-Reg' : 'NP-Reg'} noise of ${log.name}`;
   let jobId: number | null = null;
   const running = session.runner.submit({

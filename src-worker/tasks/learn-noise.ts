@@ -20,6 +20,8 @@ export interface LearnNoiseInput {
   profileSigma?: number;
   /** Packets in the log (for progress). */
   packets: number;
+  /** The log, as errors name it ("drive log 3 (name)"). */
+  where: string;
 }
 
 export interface LearnNoiseOutput {
@@ -38,15 +40,22 @@ export async function learnNoiseTask(input: LearnNoiseInput, ctx: TaskContext): 
     ctx.progress((0.3 * read) / Math.max(1, input.packets), 'reading the scans');
   }
   const cells = collector.finish();
-  const out = learnNoise(cells, {
-    method: input.method,
-    testFraction: input.testFraction,
-    seed: input.seed,
-    ...(input.profileSigma !== undefined ? { profileSigma: input.profileSigma } : {}),
-    progress: (f) => {
-      ctx.checkCancelled();
-      ctx.progress(0.3 + 0.7 * f, `learning ${input.method}`);
-    },
-  });
+  let out: ReturnType<typeof learnNoise>;
+  try {
+    out = learnNoise(cells, {
+      method: input.method,
+      testFraction: input.testFraction,
+      seed: input.seed,
+      ...(input.profileSigma !== undefined ? { profileSigma: input.profileSigma } : {}),
+      progress: (f) => {
+        ctx.checkCancelled();
+        ctx.progress(0.3 + 0.7 * f, `learning ${input.method}`);
+      },
+    });
+  } catch (e) {
+    // Data that cannot make a model (too few scans or cells): the log and the reason.
+    if (e instanceof RangeError) throw new Error(`${input.where}: ${e.message}`);
+    throw e;
+  }
   return { summary: { ...out.summary, seconds: Math.round((performance.now() - t0) / 10) / 100 }, tables: out.tables };
 }
