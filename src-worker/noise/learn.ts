@@ -208,7 +208,7 @@ export function learnNoise(cells: StaticCells, o: LearnOptions): LearnOutput {
       risk: curve[curve.length - 1]!.risk,
       riskByTrainingSize: curve,
       bandwidths: model.bandwidths,
-      baselines: { physics: { k: bestK, risk: round(physicsRisk(bestK, test)) }, constant: { sigma: sigma0, risk: round(constantRisk) } },
+      baselines: { physics: { k: Number(bestK.toPrecision(3)), risk: round(physicsRisk(bestK, test)) }, constant: { sigma: sigma0, risk: round(constantRisk) } },
       azimuthStepDeg: round((cells.azimuthStep * 180) / Math.PI),
     },
     tables,

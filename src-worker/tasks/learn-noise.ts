@@ -54,7 +54,7 @@ export async function learnNoiseTask(input: LearnNoiseInput, ctx: TaskContext): 
     });
   } catch (e) {
     // Data that cannot make a model (too few scans or cells): the log and the reason.
-    if (e instanceof RangeError) throw new Error(`${input.where}: ${e.message}`);
+    if (e instanceof RangeError) throw new Error(`${input.where}: ${e.message}`, { cause: e });
     throw e;
   }
   return { summary: { ...out.summary, seconds: Math.round((performance.now() - t0) / 10) / 100 }, tables: out.tables };
