@@ -56,3 +56,35 @@ export function formatMetres(v: number, span = Math.abs(v)): string {
   const digits = span >= 100 ? 1 : span >= 1 ? 2 : 3;
   return `${v.toFixed(digits)} m`;
 }
+
+/** 1 → "1 worker", 3 → "3 workers" (counts grouped as formatCount; `many` for irregular nouns). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+/** A yes/no fact in words. */
+export function formatYesNo(v: boolean): string {
+  return v ? 'Yes' : 'No';
+}
+
+/** The API's error codes (src-main/api/contract.ts ERROR_CODES) in words. */
+const ERROR_WORDS: Record<string, string> = {
+  invalid_request: 'The request was not valid',
+  unknown_method: 'Not supported by this host',
+  no_project: 'No project is open',
+  not_found: 'Not found',
+  bad_input: 'Invalid input',
+  conflict: 'Conflict',
+  cancelled: 'Cancelled',
+  unauthorized: 'Not authorised',
+  internal: 'Internal error',
+  client: 'Error in the app',
+};
+/**
+ * An API error for a person: the host's message without the method prefix it carries
+ * ("project.create: path: …" → "path: …"), and its code in words.
+ */
+export function describeApiError(code: string, message: string): { message: string; kind: string } {
+  const text = message.replace(/^[a-z][A-Za-z0-9]*\.[A-Za-z0-9.]+:\s*/, '').replace(/^request:\s*/, '');
+  return { message: text.replace(/^./, (c) => c.toUpperCase()), kind: ERROR_WORDS[code] ?? code.replace(/_/g, ' ') };
+}

@@ -1,5 +1,5 @@
 /** Naive UI theme: dark, compact, one accent; sized for dense engineering tables. */
-import type { GlobalThemeOverrides } from 'naive-ui';
+import { createLocale, enUS, type GlobalThemeOverrides } from 'naive-ui';
 
 export const themeOverrides: GlobalThemeOverrides = {
   common: {
@@ -24,3 +24,9 @@ export const themeOverrides: GlobalThemeOverrides = {
   DataTable: { thPaddingSmall: '5px 8px', tdPaddingSmall: '4px 8px', thColor: '#1a1e24', tdColor: '#16191e', tdColorHover: '#1e242b', thFontWeight: '500' },
   Alert: { padding: '8px 12px', iconSize: '18px', iconMargin: '8px 8px 0 12px', closeMargin: '8px 10px 0 0' },
 };
+
+/**
+ * English with the kit's generic placeholders ("Please Input", "Please Select") taken out: an
+ * input shows its own placeholder, or none.
+ */
+export const locale = createLocale({ Input: { placeholder: '' }, InputNumber: { placeholder: '' }, Select: { placeholder: 'Choose…' }, Cascader: { placeholder: 'Choose…' } }, enUS);

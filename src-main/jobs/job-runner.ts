@@ -52,6 +52,8 @@ export interface JobSpec {
    * the persisted result (may finalise store rows). May wait on a transient task (a fit's last
    * step runs in a worker); the job stays running until it resolves. */
   onSuccess?: (output: unknown, job: JobInfo) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** A parallel job's progress message for the user, from every task's fraction and the message of the task `index` that just reported; by default that message and "(k/n batches)". */
+  progressMessage?: (fractions: ArrayLike<number>, index: number, message: string) => string;
   /** Cleanup after failure or cancellation, e.g. discard a half-imported log. */
   onAbort?: (job: JobInfo) => void;
 }
@@ -177,7 +179,7 @@ export class JobRunner {
           const total = fractions.reduce((a, b) => a + b, 0) / calls.length;
           if (now - lastPersist >= interval || total >= 1) {
             lastPersist = now;
-            const message = parallel ? `${m.message} (${fractions.filter((f) => f >= 1).length}/${calls.length} batches)` : m.message;
+            const message = !parallel ? m.message : spec.progressMessage ? spec.progressMessage(fractions, i, m.message) : `${m.message} (${fractions.filter((f) => f >= 1).length}/${calls.length} batches)`;
             if (!live.cancelRequested) persist({ progress: total, message });
           }
           return;

@@ -13,6 +13,27 @@ const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCode
 const num = (x: number | null, digits = 1) => (x === null ? '—' : x.toFixed(digits));
 const mountText = (r: StudySensorResult) => `${num(r.mount.height, 2)} m, pitch ${num(r.mount.pitchDeg, 1)}°, yaw ${num(r.mount.yawDeg, 1)}°${r.mount.x || r.mount.y ? `, at (${r.mount.x}, ${r.mount.y}) m` : ''}`;
 
+/** The metrics table's headers: words, with the unit in brackets where there is one. */
+export const METRICS_HEAD = [
+  '#',
+  'Sensor',
+  'Mount',
+  'Outcome',
+  'Cells observed',
+  'Path length (m)',
+  'Time to goal (s)',
+  'Collisions',
+  'False obstacles (cells)',
+  'Missed obstacles',
+  'Obstacles near the track',
+  'Replans',
+  'Lethal cells',
+  'Scans',
+];
+
+const OUTCOMES: Record<string, string> = { goal: 'reached the goal', collision: 'collided', timeout: 'out of time' };
+const outcomeText = (o: string) => OUTCOMES[o] ?? o;
+
 const STYLE = `
 body{font:14px/1.45 system-ui,sans-serif;background:#16171b;color:#e6e6e6;margin:24px}
 h1{font-size:20px}h2{font-size:16px;margin-top:28px}
@@ -33,11 +54,10 @@ export function studyReport(session: ProjectSession, id: number): string {
   const figures = results.map((r) => {
     const png = readRunArray(session, id, r.seq, 'png');
     const src = `data:image/png;base64,${Buffer.from(png.buffer, png.byteOffset, png.byteLength).toString('base64')}`;
-    return `<figure><img alt="costmap of ${esc(r.profile)}" src="${src}"><figcaption><b>${esc(r.profile)}</b> — ${esc(mountText(r))}<br>${esc(r.outcome)}${r.timeToGoal !== null ? ` in ${num(r.timeToGoal)} s` : ''}, ${r.cellsObserved} cells observed, ${r.falseObstacles} false obstacles, ${r.missedObstacles}/${r.obstacles} obstacles missed</figcaption></figure>`;
+    return `<figure><img alt="costmap of ${esc(r.profile)}" src="${src}"><figcaption><b>${esc(r.profile)}</b> — ${esc(mountText(r))}<br>${esc(outcomeText(r.outcome))}${r.timeToGoal !== null ? ` in ${num(r.timeToGoal)} s` : ''}, ${r.cellsObserved} cells observed, ${r.falseObstacles} false obstacles, ${r.missedObstacles}/${r.obstacles} obstacles missed</figcaption></figure>`;
   });
-  const head = ['#', 'profile', 'mount', 'outcome', 'cellsObserved', 'pathLength (m)', 'timeToGoal (s)', 'collisions', 'falseObstacles', 'missedObstacles', 'obstacles near', 'replans', 'lethal cells', 'scans'];
   const rows = results.map((r) =>
-    [r.seq, r.profile, mountText(r), r.outcome, r.cellsObserved, num(r.pathLength), num(r.timeToGoal), r.collisions, r.falseObstacles, r.missedObstacles, r.obstacles, r.replans, r.lethalCells, r.scans]
+    [r.seq, r.profile, mountText(r), outcomeText(r.outcome), r.cellsObserved, num(r.pathLength), num(r.timeToGoal), r.collisions, r.falseObstacles, r.missedObstacles, r.obstacles, r.replans, r.lethalCells, r.scans]
       .map((v) => `<td>${esc(v)}</td>`)
       .join(''),
   );
@@ -53,13 +73,13 @@ Cost grid ${g.width} × ${g.height} cells of ${g.cellM} m from (${num(g.originX)
 <p class="key">North up, one pixel per cell.<span style="background:#1c1c22"></span>unknown<span style="background:#288232"></span>cost 0<span style="background:#f0c828"></span>cost 50<span style="background:#e62828"></span>lethal
 <span style="background:#fff"></span>track<span style="background:#00d2ff"></span>last plan<span style="background:#3c6eff"></span>goal<span style="background:#ff3cff"></span>vehicle</p>
 <h2>Metrics</h2>
-<table><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>
+<table><tr>${METRICS_HEAD.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>
 ${rows.map((r) => `<tr>${r}</tr>`).join('\n')}</table>
 ${sweepTables(results)}
-<p class="note">cellsObserved: cells holding at least one return. pathLength: closed loop, metres driven; open loop, the A* path from start to goal on the final map.
-timeToGoal: simulated seconds to within ${d.planner.goalToleranceM} m of the goal. collisions: the vehicle's footprint met a solid obstacle (rock, fallen log, tree trunk at least ${d.vehicle.clearance} m high) — the closed loop stops there.
-falseObstacles: lethal cells whose ground truth is only grass or shrubs lower than ${g.hMax} m. missedObstacles: solid obstacles within ${d.planner.relevanceM} m of the track from which no return reached the map.
-replans: times the planned path changed after the first plan.</p>
+<p class="note">Cells observed: cells holding at least one return. Path length: closed loop, metres driven; open loop, the A* path from start to goal on the final map.
+Time to goal: simulated seconds to within ${d.planner.goalToleranceM} m of the goal. Collisions: the vehicle's footprint met a solid obstacle (rock, fallen log, tree trunk at least ${d.vehicle.clearance} m high) — the closed loop stops there.
+False obstacles: lethal cells whose ground truth is only grass or shrubs lower than ${g.hMax} m. Missed obstacles: solid obstacles within ${d.planner.relevanceM} m of the track from which no return reached the map, of the obstacles near it.
+Replans: times the planned path changed after the first plan.</p>
 </body></html>
 `;
 }
@@ -76,7 +96,7 @@ function sweepTables(results: readonly StudySensorResult[]): string {
     const cell = (h: number, p: number) => {
       const r = rs.find((x) => x.mount.height === h && x.mount.pitchDeg === p);
       if (!r) return '';
-      return r.timeToGoal !== null ? `${num(r.timeToGoal)} s` : r.outcome;
+      return r.timeToGoal !== null ? `${num(r.timeToGoal)} s` : outcomeText(r.outcome);
     };
     out.push(`<h2>${esc(profile)}: time to goal by mount height (rows, m) and pitch (columns, °)</h2>
 <table><tr><th></th>${pitches.map((p) => `<th>${esc(p)}</th>`).join('')}</tr>

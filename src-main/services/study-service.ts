@@ -33,6 +33,21 @@ export function studyParams(params: Record<string, unknown>): StudyParams {
   return { definition: StudyDefinition.parse(params.definition), layout: params.layout as StudyLayout };
 }
 
+/**
+ * A study job's progress for a person: which sensor × mount reported, how far it is, and how many
+ * runs are done ("Run 3 of 8 · vlp16 at 1.5 m, pitch 5°: 0.7 of 1.5 s — 2 of 8 runs done").
+ * `message` is the run's own (`<profile>: …`).
+ */
+export function studyProgressMessage(def: Pick<StudyDefinition, 'sensors'>, fractions: ArrayLike<number>, k: number, message: string): string {
+  const n = fractions.length;
+  let done = 0;
+  for (let i = 0; i < n; i++) if (fractions[i]! >= 1) done++;
+  const sensor = def.sensors[k];
+  const what = sensor ? `${sensor.profileId} at ${+sensor.mount.height.toFixed(2)} m, pitch ${+sensor.mount.pitchDeg.toFixed(1)}°` : `run ${k + 1}`;
+  const detail = sensor && message.startsWith(`${sensor.profileId}: `) ? message.slice(sensor.profileId.length + 2) : message;
+  return `Run ${k + 1} of ${n} · ${what}: ${detail} — ${done} of ${n} ${n === 1 ? 'run' : 'runs'} done`;
+}
+
 /** The run specs of a study, in sensor order (the task index is the run's seq). */
 export function studyRunSpecs(def: StudyDefinition, layout: StudyLayout): StudyRunSpec[] {
   const v = def.vehicle, p = def.planner;
@@ -105,6 +120,7 @@ export async function startStudy(ctx: ServiceContext, req: ParsedRequest<'study.
     kind: 'study',
     params: { study: id, sceneId: def.sceneId, loop: def.loop, simulation: def.simulation, seconds: def.seconds, seed: def.seed, runs: specs.length },
     tasks,
+    progressMessage: (fractions, k, message) => studyProgressMessage(def, fractions, k, message),
     onMessage: (m, _job, task) => {
       if (m.type === 'output' && m.name === 'study-run') outputs[task] = m.value as StudyRunOutput;
     },

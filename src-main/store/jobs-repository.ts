@@ -129,6 +129,18 @@ export class JobsRepository {
     return this.stmts.list.all(Math.max(0, Math.floor(limit))).map(toInfo);
   }
 
+  /** Deletes the finished jobs in `states` (never a queued or running one); returns their ids. What they made keeps its rows (job_id becomes null). */
+  clear(states: readonly JobState[]): number[] {
+    const finished = states.filter((s) => s !== 'queued' && s !== 'running');
+    if (!finished.length) return [];
+    const marks = finished.map(() => '?').join(', ');
+    return writeTransaction(this.db, () => {
+      const ids = this.db.prepare<JobState[], { id: number }>(`SELECT id FROM jobs WHERE state IN (${marks}) ORDER BY id`).all(...finished).map((r) => r.id);
+      this.db.prepare<JobState[]>(`DELETE FROM jobs WHERE state IN (${marks})`).run(...finished);
+      return ids;
+    });
+  }
+
   /**
    * Marks interrupted every queued or running job whose owning host process is gone (see
    * ownerAlive); returns how many. Jobs of a host still running are left to it.

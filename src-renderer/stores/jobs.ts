@@ -36,5 +36,15 @@ export const useJobsStore = defineStore('jobs', () => {
     }
   }
 
-  return { byId, list, activeCount, upsert, refresh, cancel };
+  /** Removes the failed jobs' records (host and list). */
+  async function clearFailed(): Promise<void> {
+    try {
+      const { cleared } = await api.call('jobs.clear', { states: ['failed'] });
+      for (const id of cleared) byId.value.delete(id);
+    } catch (e) {
+      useAppStore().reportError('Cannot clear the failed jobs', e);
+    }
+  }
+
+  return { byId, list, activeCount, upsert, refresh, cancel, clearFailed };
 });

@@ -72,6 +72,10 @@ export function studyRunTask(input: StudyRunInput, ctx: TaskContext): StudyMetri
     checkCancelled: () => ctx.checkCancelled(),
     progress: (f, m) => ctx.progress(f, m, f >= 1),
   });
+  // A closed loop ends early at the goal or a collision: the run is then done, whatever share of its seconds it used.
+  const m = result.metrics;
+  const ending = m.outcome === 'goal' ? `reached the goal at ${m.endTime.toFixed(1)} s` : m.outcome === 'collision' ? `collided at ${m.endTime.toFixed(1)} s` : `all ${m.endTime.toFixed(1)} s simulated`;
+  ctx.progress(1, `${input.profile.id}: ${ending}`, true);
   const a = result.arrays;
   const lastPlan = a.planStart.length >= 2 ? a.planXY.subarray(2 * a.planStart[a.planStart.length - 2]!, 2 * a.planStart[a.planStart.length - 1]!) : null;
   const track = new Float64Array((a.poses.length / 5) * 2);

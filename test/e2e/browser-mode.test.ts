@@ -78,7 +78,7 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode, end to end', () => {
     writeFileSync(bad, syntheticKitti(1000).subarray(0, 11));
     await page.getByTestId('import-file-input').setInputFiles(bad);
     const failed = page.locator('[data-testid="job-row"][data-state="failed"]');
-    await failed.first().waitFor({ timeout: 30_000 });
+    await failed.first().waitFor({ state: 'attached', timeout: 30_000 }); // in the folded job list
     expect(await failed.first().textContent()).toContain('cut.bin');
     expect(await page.getByTestId('log-row').count()).toBe(before);
   });
@@ -93,6 +93,7 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode, end to end', () => {
     await page.getByTestId('import-path-button').click();
     const row = page.locator('[data-testid="job-row"][data-kind="import"]').first();
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 20_000 }).toMatch(/queued|running/);
+    await page.getByTestId('jobs-expand').click(); // the list stays folded until asked for
     await row.getByTestId('job-cancel').click();
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('cancelled');
     expect(await page.getByTestId('log-row').count()).toBe(before);

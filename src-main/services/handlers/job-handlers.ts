@@ -1,7 +1,7 @@
 import { ApiError } from '../../api/contract';
 import type { Handlers, ServiceContext } from '../service-context';
 
-type JobMethods = 'jobs.list' | 'jobs.get' | 'jobs.cancel';
+type JobMethods = 'jobs.list' | 'jobs.get' | 'jobs.cancel' | 'jobs.clear';
 
 export function jobHandlers(ctx: ServiceContext): Pick<Handlers, JobMethods> {
   const get = (id: number) => {
@@ -15,6 +15,11 @@ export function jobHandlers(ctx: ServiceContext): Pick<Handlers, JobMethods> {
     'jobs.cancel': ({ id }) => {
       const job = get(id);
       return ctx.requireSession().runner.cancel(id) ?? job;
+    },
+    'jobs.clear': ({ states }) => {
+      const cleared = ctx.requireSession().store.jobs.clear(states);
+      if (cleared.length) ctx.events.emit({ type: 'project', entity: 'jobs' });
+      return { cleared };
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { SCENE_KINDS, SCENE_SIMULATION_MODES, type SceneKind, type SimulationMode } from '../../../src-common/modes';
 import type { ProfileSummary, Request, RunInfo } from '../../../src-main/api/contract';
-import { formatCompact, formatCount, formatDuration, formatMetres } from '../../format';
+import { formatCompact, formatCount, formatDuration, formatMetres, formatYesNo } from '../../format';
 import { finite, finiteOrNull as num, type Checked } from '../../form-check';
 import type { Legend } from '../../viewport/cloud-colors';
 import { SITE_CLASS_NAMES } from '../../../src-common/classes';
@@ -355,15 +355,24 @@ function formatMetaNumber(key: string, v: number): string {
 function metaLabel(key: string): string {
   if (/Ms$/.test(key)) return `${humanizeKey(key.slice(0, -2))} time`;
   if (/Bytes$/.test(key)) return humanizeKey(key.slice(0, -5));
+  if (/[a-z0-9]M$/.test(key)) return humanizeKey(key.slice(0, -1)); // "lengthM" → "length": the value carries its "m"
   return humanizeKey(key);
+}
+
+/** A meta value as words: numbers by their key's unit, booleans as Yes / No. */
+function formatMetaValue(key: string, v: number | string | boolean): string {
+  if (typeof v === 'boolean') return formatYesNo(v);
+  return typeof v === 'number' ? formatMetaNumber(key, v) : v;
 }
 
 /** Kind-specific parameter with its label and unit (falls back to the humanized key). */
 export function formatParam(kind: unknown, key: string, v: unknown): [string, string] {
   const spec = SCENE_KIND_SPECS[kind as SceneKind]?.params.find((p) => p.key === key);
   const n = num(v);
-  const value = n === null ? String(v) : spec?.toggle ? (n ? 'yes' : 'no') : spec?.unit === 'm' ? formatMetres(n) : spec?.unit ? `${+n.toPrecision(6)} ${spec.unit}` : formatMetaNumber(key, n);
-  return [spec?.label ?? humanizeKey(key), value];
+  const value =
+    typeof v === 'boolean' ? formatYesNo(v) : n === null ? String(v) : spec?.toggle ? formatYesNo(n !== 0) : spec?.unit === 'm' ? formatMetres(n) : spec?.unit ? `${+n.toPrecision(6)} ${spec.unit}` : formatMetaNumber(key, n);
+  const label = spec?.label ?? metaLabel(key);
+  return [label.charAt(0).toUpperCase() + label.slice(1), value];
 }
 
 /**
@@ -393,11 +402,14 @@ export function sceneFacts(meta: Record<string, unknown>): [string, string][] {
   for (const [k, v] of metaScalars(meta)) {
     const label = metaLabel(k);
     const cap = label.charAt(0).toUpperCase() + label.slice(1);
-    rows.push([cap, typeof v === 'number' ? formatMetaNumber(k, v) : String(v)]);
+    rows.push([cap, formatMetaValue(k, v)]);
   }
   if (sceneBounds(meta.bounds)) rows.push(['Extent', formatExtent(meta.bounds)]);
   return rows;
 }
+
+/** "trees" → "tree" for a count of one (the nouns below are regular). */
+const singular = (noun: string) => noun.replace(/s$/, '');
 
 /** The nouns a scene is counted in, in the order the table shows them. */
 const HEADLINE_NOUNS = ['triangles', 'elements', 'ellipsoids', 'voxels', 'stems', 'rods', 'trees', 'instances', 'objects', 'primitives'];
@@ -425,7 +437,7 @@ export function sceneHeadline(meta: Record<string, unknown>, max = 3): string {
   }
   return HEADLINE_NOUNS.filter((noun) => found.has(noun))
     .slice(0, max)
-    .map((noun) => `${formatCompact(found.get(noun)!.value)} ${noun}`)
+    .map((noun) => `${formatCompact(found.get(noun)!.value)} ${found.get(noun)!.value === 1 ? singular(noun) : noun}`)
     .join(' · ');
 }
 

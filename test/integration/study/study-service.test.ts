@@ -34,8 +34,12 @@ const definition = (over: Partial<Request<'study.start'>['definition'] & object>
   },
 });
 
-async function runStudy(workers: number): Promise<{ id: number; results: StudySensorResult[]; runs: StudyRunData[] }> {
+async function runStudy(workers: number): Promise<{ id: number; results: StudySensorResult[]; runs: StudyRunData[]; progress: [number, string][] }> {
   const services = await createAppServices({ shell: 'cli', homeDir: home, workers });
+  const progress: [number, string][] = [];
+  const off = services.onEvent((e) => {
+    if (e.type === 'job' && e.job.kind === 'study' && e.job.state === 'running' && e.job.message) progress.push([e.job.progress, e.job.message]);
+  });
   try {
     await services.call('project.open', { path: project });
     const { job, study } = await services.call('study.start', definition());
@@ -45,8 +49,9 @@ async function runStudy(workers: number): Promise<{ id: number; results: StudySe
     const data = await services.call('studies.get', { id: study.id });
     expect(data.state).toBe('done');
     const runs = await Promise.all(data.results!.map((r) => services.call('studies.run', { id: study.id, seq: r.seq, cloudBudget: 2_000_000 })));
-    return { id: study.id, results: data.results!, runs };
+    return { id: study.id, results: data.results!, runs, progress };
   } finally {
+    off();
     await services.close();
   }
 }
@@ -141,12 +146,27 @@ describe('study views', () => {
     expect(known).toBeLessThan(knownEnd);
   });
 
+  it('reports progress per sensor and mount in words, each run reaching its end before the job is done', () => {
+    const messages = one.progress.map(([, m]) => m);
+    expect(messages.join('\n')).not.toContain('batches');
+    for (const m of messages) expect(m).toMatch(/^Run [1-3] of 3 · (lms291-180-1|vlp16) at [\d.]+ m, pitch [\d.]+°: .+ — [0-3] of 3 runs done$/);
+    // One worker runs them in turn: each run's end is reported (closed loops stop early at the goal or a collision).
+    expect(messages.some((m) => m.startsWith('Run 2 of 3 · lms291-180-1 at 1.5 m, pitch 5°:'))).toBe(true);
+    expect(messages.some((m) => m.endsWith('2 of 3 runs done'))).toBe(true);
+    const fractions = one.progress.map(([f]) => f);
+    for (let i = 1; i < fractions.length; i++) expect(fractions[i]).toBeGreaterThanOrEqual(fractions[i - 1]!);
+    // No jump from a third to done: the last progress seen before done is close to 1.
+    expect(fractions.at(-1)).toBeGreaterThan(0.9);
+  });
+
   it('studies.report: one self-contained HTML page with a PNG per run and the metrics table', async () => {
     const { html } = await services.call('studies.report', { id: one.id });
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html.match(/<img [^>]*src="data:image\/png;base64,/g)?.length).toBe(3);
     expect(html).not.toMatch(/(src|href)="(?!data:)/); // nothing external
-    for (const h of ['cellsObserved', 'timeToGoal (s)', 'falseObstacles', 'missedObstacles', 'replans']) expect(html).toContain(h);
+    const head = /<table><tr>(.*?)<\/tr>/.exec(html)![1]!.match(/<th>(.*?)<\/th>/g)!.map((th) => th.slice(4, -5));
+    expect(head).toEqual(['#', 'Sensor', 'Mount', 'Outcome', 'Cells observed', 'Path length (m)', 'Time to goal (s)', 'Collisions', 'False obstacles (cells)', 'Missed obstacles', 'Obstacles near the track', 'Replans', 'Lethal cells', 'Scans']);
+    expect(html).not.toMatch(/cellsObserved|timeToGoal|falseObstacles|missedObstacles/); // no field names, in the table or the notes
     expect(html).toContain('lms291-180-1: time to goal by mount height'); // two mounts: a sweep table
     const png = Buffer.from(/base64,([A-Za-z0-9+/=]+)/.exec(html)![1]!, 'base64');
     expect([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join('')).toBe('PNG');
