@@ -6,9 +6,9 @@ import { SCHEMA_VERSION, THICKET_APPLICATION_ID, openProject } from '../../../sr
 import { useTempDir } from './helpers';
 
 const EXPECTED_TABLES = [
-  'annotations', 'drive_logs', 'evaluation_arrays', 'evaluations', 'jobs', 'log_arrays', 'log_chunks', 'model_arrays', 'models',
-  'primitive_arrays', 'primitives', 'run_chunks', 'runs', 'scene_arrays', 'scenes', 'segments', 'sensor_profiles', 'studies',
-  'study_run_arrays', 'study_runs',
+  'annotations', 'drive_logs', 'evaluation_arrays', 'evaluations', 'jobs', 'label_classes', 'label_versions', 'log_arrays',
+  'log_chunks', 'log_sources', 'model_arrays', 'models', 'noise_models', 'primitive_arrays', 'primitives', 'risks', 'run_chunks',
+  'runs', 'scene_arrays', 'scenes', 'segments', 'sensor_profiles', 'studies', 'study_run_arrays', 'study_runs',
 ];
 
 function openError(path: string, create = false): ApiError {
