@@ -47,28 +47,30 @@ export class LabelEdits {
    * change are left out; returns the edit, or null when nothing changed.
    */
   apply(title: string, indices: Uint32Array, cls: number | null, instance: number | ((old: number) => number) | null): LabelEdit | null {
-    const keep: number[] = [];
-    const newClass: number[] = [];
-    const newInstance: number[] = [];
-    for (const i of indices) {
-      const c = cls ?? this.classes[i]!;
+    const m = indices.length;
+    const idx = new Uint32Array(m);
+    const beforeClass = new Uint8Array(m);
+    const beforeInstance = new Uint32Array(m);
+    const afterClass = new Uint8Array(m);
+    const afterInstance = new Uint32Array(m);
+    let k = 0;
+    for (let j = 0; j < m; j++) {
+      const i = indices[j]!;
+      const c0 = this.classes[i]!;
       const o = this.instances[i]!;
+      const c = cls ?? c0;
       const n = instance === null ? o : typeof instance === 'function' ? instance(o) : instance;
-      if (c === this.classes[i] && n === o) continue;
-      keep.push(i);
-      newClass.push(c);
-      newInstance.push(n);
+      if (c === c0 && n === o) continue;
+      idx[k] = i;
+      beforeClass[k] = c0;
+      beforeInstance[k] = o;
+      afterClass[k] = c;
+      afterInstance[k] = n;
+      k++;
     }
-    if (keep.length === 0) return null;
-    const idx = Uint32Array.from(keep);
-    const edit: LabelEdit = {
-      title,
-      indices: idx,
-      beforeClass: Uint8Array.from(idx, (i) => this.classes[i]!),
-      beforeInstance: Uint32Array.from(idx, (i) => this.instances[i]!),
-      afterClass: Uint8Array.from(newClass),
-      afterInstance: Uint32Array.from(newInstance),
-    };
+    if (k === 0) return null;
+    // Copies of the used part, so the history holds no more than the points changed.
+    const edit: LabelEdit = { title, indices: idx.slice(0, k), beforeClass: beforeClass.slice(0, k), beforeInstance: beforeInstance.slice(0, k), afterClass: afterClass.slice(0, k), afterInstance: afterInstance.slice(0, k) };
     this.write(edit, 'after');
     this.done.push(edit);
     this.undone = [];
