@@ -196,6 +196,48 @@ describe('the Label page', () => {
     w.unmount();
   });
 
+  it('imports a label file as a new version and loads it, and exports the version shown', async () => {
+    const w = await open();
+    const click = async (id: string) => {
+      (document.body.querySelector(`[data-testid="${id}"]`) as HTMLElement).click();
+      await flushPromises();
+    };
+    const type = async (id: string, value: string) => {
+      const input = document.body.querySelector(`[data-testid="${id}"]`) as HTMLInputElement;
+      input.value = value;
+      input.dispatchEvent(new Event('input'));
+      await flushPromises();
+    };
+    await w.get('[data-testid="label-import"]').trigger('click');
+    await flushPromises();
+    await type('label-file-path', '/data/000104.label');
+    await type('label-file-classmap', '/data/ontology.yaml');
+    let imported: Record<string, unknown> | null = null;
+    fake.handle('labels.import', (req) => ((imported = req), { ...version(2), source: 'import' }));
+    fake.handle('labels.cloud', () => cloud(2));
+    fake.handle('labels.versions', () => [version(2), version(1)]);
+    await click('label-file-start');
+    expect(imported).toEqual({ logId: 4, path: '/data/000104.label', classMap: '/data/ontology.yaml' });
+    expect(w.get('[data-testid="label-notice"]').text()).toBe('Imported as version 2.');
+    expect(window.__thicketLabels!.version).toBe(2);
+
+    await w.get('[data-testid="label-export"]').trigger('click');
+    await flushPromises();
+    await type('label-file-path', '/out/scan.label');
+    const exports: Record<string, unknown>[] = [];
+    fake.handle('labels.export', (req) => {
+      exports.push(req);
+      if (!req.force) throw hostError('conflict', '/out/scan.label: a file of that name exists');
+      return { path: '/out/scan.label', bytes: 24, points: N };
+    });
+    await click('label-file-start');
+    expect(document.body.querySelector('[data-testid="label-file-exists"]')).not.toBeNull();
+    await click('label-file-replace');
+    expect(exports).toEqual([{ logId: 4, version: 2, path: '/out/scan.label', format: 'semantic-kitti' }, { logId: 4, version: 2, path: '/out/scan.label', format: 'semantic-kitti', force: true }]);
+    expect(w.get('[data-testid="label-notice"]').text()).toBe('Exported 6 points to /out/scan.label (24 bytes).');
+    w.unmount();
+  });
+
   it('shows every shortcut on ?', async () => {
     const w = await open();
     await press('?', { shiftKey: true });
