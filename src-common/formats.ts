@@ -5,7 +5,7 @@
  * "Log formats").
  */
 
-export const LOG_FORMATS = ['kitti-bin', 'pcd', 'ply', 'las', 'velodyne-pcap', 'ouster-pcap', 'ros2-db3', 'mcap'] as const;
+export const LOG_FORMATS = ['kitti-bin', 'pcd', 'ply', 'las', 'velodyne-pcap', 'ouster-pcap', 'ros2-db3', 'mcap', 'sick-json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 /** What a stored drive log may be: an imported format, or 'simulated' (the demo's reference drives: simulated, no source file). */
 export type DriveLogFormat = LogFormat | 'simulated';

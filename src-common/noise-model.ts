@@ -61,6 +61,8 @@ export interface NoiseLearnSummary {
   /** The same risk for physics-based Gaussian noise with no nulls: σ² = K r² / cos δ (K fitted), and a constant σ. */
   baselines: { physics: { k: number; risk: number }; constant: { sigma: number; risk: number } };
   azimuthStepDeg: number;
+  /** The residual histogram's bins the risk was measured on (fitted to the sensor's spread). */
+  bins: NoiseModelBins;
   seconds: number;
 }
 

@@ -22,6 +22,7 @@ import { lasExport, lasFormat } from './las/las-format';
 import { plyExport, plyFormat } from './ply/ply-format';
 import { pcdExport, pcdFormat } from './pcd/pcd-format';
 import { kittiBinFormat, kittiExport } from './kitti/kitti-bin-format';
+import { sickJsonFormat } from './sick/sick-json-format';
 import { FUZZ_TARGETS as POSES_FILE_FUZZ_TARGETS } from './poses-file';
 
 export const LOG_FORMAT_REGISTRY = {
@@ -33,6 +34,7 @@ export const LOG_FORMAT_REGISTRY = {
   ply: plyFormat,
   pcd: pcdFormat,
   'kitti-bin': kittiBinFormat,
+  'sick-json': sickJsonFormat,
 } as const satisfies { [Id in LogFormat]: LogFormatDescriptor<Id> };
 
 export const EXPORT_FORMAT_REGISTRY = {

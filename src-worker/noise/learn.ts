@@ -141,6 +141,18 @@ function riskOf(test: readonly Cell[], bins: NoiseBins, predict: (c: Cell, out: 
   return n ? sum / n : NaN;
 }
 
+/**
+ * Bins fitted to the sensor: a third of the median spread of the training cells' returns, in
+ * whole millimetres from 1 mm to 1 cm, across ±40 widths — so a SICK scanner's few-millimetre
+ * noise and a Velodyne's centimetres both span some 80 bins.
+ */
+export function binsFor(train: readonly Cell[]): NoiseBins {
+  const sigmas = train.map((c) => cellParameters(c.z, c.r).sigma).filter((s) => Number.isFinite(s)).sort((a, b) => a - b);
+  if (sigmas.length === 0) return DEFAULT_BINS;
+  const width = Math.min(0.01, Math.max(0.001, Math.round((sigmas[sigmas.length >> 1]! / 3) * 1000) / 1000));
+  return { width, span: Number((40 * width).toFixed(3)) };
+}
+
 /** Training sizes: halvings of the training cells down to about eight states a beam. */
 function trainingSizes(n: number, beams: number): number[] {
   const sizes: number[] = [];
@@ -150,7 +162,6 @@ function trainingSizes(n: number, beams: number): number[] {
 }
 
 export function learnNoise(cells: StaticCells, o: LearnOptions): LearnOutput {
-  const bins = o.bins ?? DEFAULT_BINS;
   const S = cells.scans;
   const f = o.testFraction;
   if (!(f > 0 && f < 1)) throw new RangeError(`the test fraction must be in (0, 1), got ${f}`);
@@ -166,6 +177,7 @@ export function learnNoise(cells: StaticCells, o: LearnOptions): LearnOutput {
   const make = (i: number, scans: number[]): Cell => ({ index: i, beam: cells.beam[i]!, r: cells.range[i]!, delta: cells.incidence[i]!, z: observations(cells, i, scans) });
   const test = [...cellOrder.subarray(0, testCellsN)].map((i) => make(i, testScans)).filter((c) => c.z.length > 0);
   const train = [...cellOrder.subarray(testCellsN)].map((i) => make(i, trainScans)).filter((c) => c.z.length > 0);
+  const bins = o.bins ?? binsFor(train);
   const beams = cells.beams.length;
   const fit = (cs: readonly Cell[]) => (o.method === 'p-reg' ? fitPReg(cs, beams, bins) : fitNpReg(cs, beams, bins));
   const B = binCount(bins);
@@ -210,6 +222,7 @@ export function learnNoise(cells: StaticCells, o: LearnOptions): LearnOutput {
       bandwidths: model.bandwidths,
       baselines: { physics: { k: Number(bestK.toPrecision(3)), risk: round(physicsRisk(bestK, test)) }, constant: { sigma: sigma0, risk: round(constantRisk) } },
       azimuthStepDeg: round((cells.azimuthStep * 180) / Math.PI),
+      bins: { ...bins },
     },
     tables,
   };

@@ -43,6 +43,7 @@ export async function noiseCommand(services: AppServices, args: CommonArgs, prog
     testCells: r.testCells,
     bandwidths: r.bandwidths,
     baselines: r.baselines,
+    bins: r.bins,
     seconds: r.seconds,
   };
   const curve = r.riskByTrainingSize.map((p) => `  ${String(p.n).padStart(7)} states: ${p.risk.toFixed(4)} m`).join('\n');
