@@ -124,7 +124,7 @@ describe('the Label page', () => {
     w.unmount();
   });
 
-  it('asks on a conflict, and saves on top of the newest version when told to', async () => {
+  it('lists a version saved elsewhere, asks on a conflict, and saves on top of the newest version when told to', async () => {
     const w = await open();
     await press('a', { ctrlKey: true });
     await press('Delete');
@@ -132,7 +132,11 @@ describe('the Label page', () => {
     await press('s', { ctrlKey: true });
     expect(w.get('[data-testid="label-conflict"]').text()).toContain('version 2 of log 4 was saved after version 1');
     const bases: unknown[] = [];
+    // The other version shows in the panel as soon as the host says the log changed.
     fake.handle('labels.versions', () => [version(2), version(1)]);
+    fake.emit({ type: 'project', entity: 'driveLogs', id: 4 });
+    await flushPromises();
+    expect(w.findAll('[data-testid="version-row"]').map((r) => r.attributes('data-version'))).toEqual(['2', '1']);
     fake.handle('labels.save', (req) => (bases.push(req.baseVersion), version(3)));
     const over = w.get('[data-testid="label-conflict"]').findAll('button').find((b) => b.text().startsWith('Save mine'))!;
     await over.trigger('click');
