@@ -76,6 +76,22 @@ describe.skipIf(!HAS_SHARED_DATA)('thicket noise learn on the VLP-16 capture (50
   }, 240_000);
 });
 
+describe.skipIf(!HAS_SHARED_DATA)('thicket noise learn on a SICK LMS111 (175 static scans of 541 bearings)', () => {
+  it('one beam, bins of 2 mm; both methods below physics-based noise, the risk lower with more training states', () => {
+    const sick = join(tmp.dir, 'sick.thicket');
+    runCliOk(['project', 'create', '--project', sick], env);
+    const imported = runCliOk(['import', dataFile('sick_scan_xd/20210302_lms111.pcapng.json'), '--project', sick, '--json'], env).json as { format: string; packets: number };
+    expect(imported).toMatchObject({ format: 'sick-json', packets: 175 });
+    for (const method of ['p-reg', 'np-reg']) {
+      const x = runCliOk(['noise', 'learn', '--log', '1', '--method', method, '--project', sick, '--json', '--workers', '1'], env).json as NoiseLearnSummary;
+      expect(x).toMatchObject({ beams: 1, trainScans: 122, testScans: 53, bins: { width: 0.002 } });
+      const curve = x.riskByTrainingSize;
+      expect(curve[curve.length - 1]!.risk, method).toBeLessThan(curve[0]!.risk);
+      expect(x.risk, method).toBeLessThan(x.baselines.physics.risk);
+    }
+  }, 120_000);
+});
+
 describe('thicket noise: usage and input errors', () => {
   it('usage errors exit 2 and name the flag', () => {
     const cases: [string[], RegExp][] = [
