@@ -5,7 +5,7 @@
  * (every stride-th), and runs the application for every α drawn. Success stores the result; the
  * job's result is it with the stored risk's id (riskId). Nothing is stored on failure or cancel.
  */
-import { ApiError, type JobInfo, type ParsedRequest } from '../api/contract';
+import { ApiError, type JobInfo, type Method, type ParsedRequest, type Response } from '../api/contract';
 import type { RunningJob } from '../jobs/job-runner';
 import type { ServiceContext } from './service-context';
 import type { RiskTaskInput } from '../../src-worker/tasks/risk';
@@ -59,7 +59,7 @@ export function startRisk(ctx: ServiceContext, req: ParsedRequest<'risk.start'>)
 
 /** What a caller of the API needs to run a risk job to its end (the experiments). */
 export interface RiskHost {
-  call(method: 'risk.start', request: Record<string, unknown>): Promise<{ job: JobInfo }>;
+  call<M extends Method>(method: M, request: Record<string, unknown>): Promise<Response<M>>;
   whenJobSettled(id: number): Promise<JobInfo>;
 }
 
@@ -88,15 +88,13 @@ export function experimentRiskDefaults(small: boolean): ExperimentRiskOptions {
 
 /**
  * Scan-matching risk of a run against a log for an experiment's row (004 Table 4.4: position and
- * angle): null when samples is 0, or when the log or run has fewer than two revolutions.
+ * angle): null when samples is 0, or when the log has fewer than two revolutions (asked of its
+ * timeline first, so no job fails for it; a run of fewer is an error).
  */
 export async function scanMatchingRisk(host: RiskHost, logId: number, runId: number, seed: number, o: ExperimentRiskOptions): Promise<{ risk: number | null; riskAngle: number | null }> {
   if (o.samples <= 0) return { risk: null, riskAngle: null };
-  try {
-    const r = await computeRisk(host, logId, runId, 'scan-matching', { samples: o.samples, seed, maxPairs: o.maxPairs });
-    return { risk: r.risk, riskAngle: r.riskAngle ?? null };
-  } catch (e) {
-    if (e instanceof Error && /at least two consecutive revolutions/.test(e.message)) return { risk: null, riskAngle: null };
-    throw e;
-  }
+  const timeline = await host.call('logs.timeline', { id: logId, maxPoses: 2 });
+  if (timeline.sweepStart.length < 2) return { risk: null, riskAngle: null };
+  const r = await computeRisk(host, logId, runId, 'scan-matching', { samples: o.samples, seed, maxPairs: o.maxPairs });
+  return { risk: r.risk, riskAngle: r.riskAngle ?? null };
 }
