@@ -72,7 +72,7 @@ function prepare(input: PrepareImportInput): PrepareImportResult {
   const head = folder ? new Uint8Array(0) : input.head ?? readHead(input.path!);
   const id = folder ? 'kitti-bin' : input.format ?? detectLogFormat(name, head, { jsonCalibration: calibration !== null && /\.json$/i.test(calibration.name) });
   if (!id) {
-    throw new BadInput('bad_input', `${name}: unknown file type (Thicket reads Velodyne and Ouster pcaps, ROS 2 .db3 and MCAP bags, KITTI .bin, PCD, PLY and LAS/LAZ; choose a format explicitly if the extension is unusual)`);
+    throw new BadInput('bad_input', `${name}: unknown file type (Thicket reads Velodyne and Ouster pcaps, ROS 2 .db3 and MCAP bags, KITTI .bin, PCD, PLY, LAS/LAZ and SICK scans as capture JSON; choose a format explicitly if the extension is unusual)`);
   }
   const metadataNeed = logFormat(id).calibrationIsMetadata;
   if (metadataNeed && !calibration) throw new BadInput('bad_input', `${name}: ${metadataNeed.missing} (give it as the calibration)`);

@@ -12,7 +12,8 @@ import { learnNoise } from '../../../src-worker/noise/learn';
 import { LearnedNoiseSampler } from '../../../src-worker/noise/sampler';
 import type { StaticCells } from '../../../src-worker/noise/features';
 import { RandomStream } from '../../../src-worker/random/stream';
-import { dirAt, fixedRays, makeProfile, meanVar, planeScene } from '../simulate/helpers';
+import { dirAt, elementScene, fixedRays, makeProfile, meanVar, planeScene } from '../simulate/helpers';
+import { ElementKind } from '../../../src-worker/scene/scene-query';
 
 const wall = (x: number) => ({ n: [1, 0, 0] as [number, number, number], c: x, reflectance: 0.8, objectId: 7, classId: 3 });
 
@@ -48,6 +49,27 @@ describe('simulation with a learned noise model', () => {
       expect(Math.abs(mean - 10.03), mode).toBeLessThan(0.001);
       expect(Math.abs(Math.sqrt(variance) - 0.02) / 0.02, mode).toBeLessThan(0.03);
     }
+  });
+
+  it('hybrid, gaussian-point: a point sample is moved along its ray by the model (a 1 mm ellipsoid at 10 m: spread σ, nulls P_null)', () => {
+    const s = 0.001;
+    const ctx: SimulationContext = {
+      scene: elementScene([{ kind: ElementKind.Ellipsoid, mean: [10, 0, 0], cov: [s * s, 0, 0, 0, s * s, 0, 0, 0, s * s], pHit: 1, objectId: 4 }]),
+      profile: makeProfile(),
+      rays: fixedRays(Array.from({ length: 100 }, () => dirAt(0))),
+      trajectory: staticTrajectory(),
+      seed: 5,
+      mode: 'hybrid',
+      options: { rangeSampler: 'gaussian-point' },
+      learnedNoise: constantModel(0.2, 0.05, 0.03),
+    };
+    const stats = newSimulationStats();
+    const c = simulatePackets(ctx, 0, 200, stats);
+    expect(stats.misses / stats.rays).toBeCloseTo(0.2, 1);
+    const hits = Float64Array.from(Array.from(c.rayRange).filter((v) => !Number.isNaN(v)));
+    const { mean, variance } = meanVar(hits);
+    expect(Math.abs(mean - 10.05)).toBeLessThan(0.002);
+    expect(Math.abs(Math.sqrt(variance) - 0.03) / 0.03).toBeLessThan(0.05);
   });
 
   it('without a model the profile Gaussian stays (σ 5 mm, no nulls); with one, runs are deterministic', () => {
