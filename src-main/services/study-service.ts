@@ -16,6 +16,7 @@ import type { StudyRunInput, StudyRunOutput } from '../../src-worker/tasks/study
 import type { ServiceContext } from './service-context';
 import type { ProjectSession } from './project-session';
 import { resolveProfileForUse } from './profiles-service';
+import { learnedNoiseFor } from './noise-service';
 import { shareScene } from './scene-store';
 import { resolveStudyLayout } from './study-layout';
 import type { SceneData } from '../../src-common/scene-data';
@@ -113,7 +114,7 @@ export async function startStudy(ctx: ServiceContext, req: ParsedRequest<'study.
 
   const outputs: (StudyRunOutput | null)[] = specs.map(() => null);
   const tasks = specs.map((spec, k) => {
-    const input: StudyRunInput = { scene: shared, profile: profiles[k]!, objects, spec };
+    const input: StudyRunInput = { scene: shared, profile: profiles[k]!, ...learnedNoiseFor(store, profiles[k]!), objects, spec };
     return { task: 'study-run' as const, input };
   });
   const running = session.runner.submit({

@@ -23,6 +23,7 @@
 import { createTrajectory, applyPose } from '../geometry/trajectory';
 import type { SceneQuery } from '../scene/scene-query';
 import type { SensorProfile } from '../../src-common/sensor-profile';
+import type { LearnedNoiseTables } from '../../src-common/noise-model';
 import { packetRays, revolutionPattern } from '../sensors/scan-pattern';
 import { Simulator } from '../simulate/simulate';
 import { GridAStar } from './astar';
@@ -39,6 +40,8 @@ export interface StudyLoopDeps {
   scene: SceneQuery;
   ground: GroundField;
   profile: SensorProfile;
+  /** The learned noise model the profile names (docs/methods.md §8), else the Gaussian range noise. */
+  learnedNoise?: LearnedNoiseTables | null;
   objects: readonly TruthObject[];
   checkCancelled?: () => void;
   progress?: (fraction: number, message: string) => void;
@@ -155,6 +158,7 @@ export function runStudyLoop(spec: StudyRunSpec, deps: StudyLoopDeps): StudyRunR
       mount,
       seed: spec.seed,
       mode: spec.simulation,
+      learnedNoise: deps.learnedNoise ?? null,
       ...(spec.simulation === 'hybrid' ? { options: { rangeSampler: 'along-ray' as const } } : {}),
     });
     const chunk = sim.simulatePackets(k * P, P);

@@ -9,6 +9,7 @@ import type { TaskContext } from './task-context';
 import type { SceneData } from '../../src-common/scene-data';
 import { createSceneQuery, type BvhSceneQuery } from '../scene/scene-bvh';
 import type { SensorProfile } from '../../src-common/sensor-profile';
+import type { LearnedNoiseTables } from '../../src-common/noise-model';
 import { groundFromScene, type GroundField } from '../plan/ground-height';
 import { objectsFromInstances, type TruthObject } from '../plan/ground-truth';
 import { runStudyLoop } from '../plan/study-loop';
@@ -19,6 +20,8 @@ import { encodePng } from './study-png';
 export interface StudyRunInput {
   scene: SceneData;
   profile: SensorProfile;
+  /** The learned noise model the profile names (range.noiseModel), read from the project by the host. */
+  learnedNoise?: LearnedNoiseTables | null;
   /** The scene's annotation entries, or null to take objects from its instances. */
   objects: TruthObject[] | null;
   spec: StudyRunSpec;
@@ -68,6 +71,7 @@ export function studyRunTask(input: StudyRunInput, ctx: TaskContext): StudyMetri
     scene: query,
     ground,
     profile: input.profile,
+    learnedNoise: input.learnedNoise ?? null,
     objects,
     checkCancelled: () => ctx.checkCancelled(),
     progress: (f, m) => ctx.progress(f, m, f >= 1),
