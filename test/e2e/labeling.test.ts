@@ -127,7 +127,8 @@ describe.skipIf(!CAN_RUN_BROWSER || !HAS_SCAN)('browser mode: labelling a real s
     await expect.poll(() => page.getByTestId('objects-list').locator('[data-testid^="object-"]').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(await legendCount(page, 'ground')).toBeGreaterThan(1000);
     await page.getByTestId('top-view').click();
-    await page.waitForTimeout(400);
+    await page.mouse.move(5, 500); // off the toolbar, so no tooltip shows
+    await page.waitForTimeout(600);
     await page.screenshot({ path: join(SHOTS, 'e2e-label-proposed.png') });
 
     // The segment tool selects one proposed object's points; Shift adds, Ctrl subtracts.
