@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+/// <reference path="../../../src-renderer/components/labels/label-hook.d.ts" />
 /**
  * The Label page against a stand-in API: it loads the log's labels, classes and versions, shows the
  * palette with per-class counts, selects every point and assigns the class picked by number key,
