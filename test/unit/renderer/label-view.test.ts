@@ -1,5 +1,4 @@
 // @vitest-environment happy-dom
-/// <reference path="../../../src-renderer/components/labels/label-hook.d.ts" />
 /**
  * The Label page against a stand-in API: it loads the log's labels, classes and versions, shows the
  * palette with per-class counts, selects every point and assigns the class picked by number key,
@@ -15,6 +14,8 @@ import { h } from 'vue';
 import { RouterView, createMemoryHistory, createRouter } from 'vue-router';
 import type { LabelCloud, LabelVersionInfo } from '../../../src-main/api/contract';
 import { fake, hostError } from './fake-api';
+// The Label page's test hook on window (a declaration only).
+import type {} from '../../../src-renderer/components/labels/label-hook';
 
 vi.mock('../../../src-renderer/api', () => import('./fake-api'));
 
