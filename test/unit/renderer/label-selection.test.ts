@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Viewport } from '@babylonjs/core/Maths/math.viewport';
+import type { LabelCloud } from '../../../src-main/api/contract';
+import { useLabelSelection } from '../../../src-renderer/components/labels/use-label-selection';
 import { combineSelection, heightMask, maskIndices, modeFromModifiers, pickPoint, pointInPolygon, projectOntoMask, rasterize, type Point2, type ScreenView } from '../../../src-renderer/components/labels/selection-math';
 
 /** A view where Babylon (x, y) maps straight to the screen: x ∈ [−1, 1] → [0, w), y up → screen up; clip w = 1 + Babylon z (depth). */
@@ -137,5 +139,45 @@ describe('modifiers', () => {
     expect([...sel]).toEqual([0, 1, 1, 0]);
     expect(combineSelection(sel, Uint8Array.from([0, 0, 0, 1]), 'replace')).toBe(1);
     expect([...sel]).toEqual([0, 0, 0, 1]);
+  });
+});
+
+describe('the page\'s selection state', () => {
+  const view = orthoView(100, 100);
+  const cloud = {
+    points: 4,
+    // Screen (25, 25), (27, 25), (75, 75), (75, 25).
+    positions: pts([[-0.5, 0, 0.5], [-0.46, 0, 0.5], [0.5, 0, -0.5], [0.5, 0, 0.5]]),
+    instances: Uint32Array.from([7, 7, 9, 0]),
+    heightAboveGround: Float32Array.from([0.1, 1, 1, 1]),
+  } as unknown as LabelCloud;
+
+  it('selects the segment under the cursor, adds with Shift, and finds none on a point in no object', () => {
+    const sel = useLabelSelection(() => [0, 4]);
+    sel.reset(cloud);
+    expect(sel.selectSegmentAt(25, 25, view, 'replace')).toBe(true);
+    expect([...sel.mask.value]).toEqual([1, 1, 0, 0]);
+    expect(sel.selectSegmentAt(75, 75, view, 'add')).toBe(true);
+    expect(sel.count.value).toBe(3);
+    expect(sel.selectSegmentAt(75, 25, view, 'replace')).toBe(false);
+    expect(sel.count.value).toBe(3);
+    expect(sel.selectSegmentAt(75, 75, view, 'subtract')).toBe(true);
+    expect([...sel.indices()]).toEqual([0, 1]);
+  });
+
+  it('applies the height filter to the tools, limits them to the range shown, and inverts within it', () => {
+    const sel = useLabelSelection(() => [0, 3]);
+    sel.reset(cloud);
+    sel.heightFilter.value = true;
+    sel.minHeight.value = 0.5;
+    sel.applyShape({ kind: 'box', x0: 0, y0: 0, x1: 100, y1: 100 }, view, 'replace');
+    expect([...sel.mask.value]).toEqual([0, 1, 1, 0]); // point 0 is too low, point 3 outside the range
+    sel.heightFilter.value = false;
+    sel.invert();
+    expect([...sel.mask.value]).toEqual([1, 0, 0, 0]);
+    sel.selectAll('add');
+    expect(sel.count.value).toBe(3);
+    sel.clear();
+    expect(sel.count.value).toBe(0);
   });
 });
