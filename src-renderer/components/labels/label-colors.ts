@@ -17,6 +17,22 @@ export function sampleIndices(from: number, to: number, budget: number): Uint32A
   return out;
 }
 
+/** Like sampleIndices, leaving out points of the hidden classes (the budget counts the points left). */
+export function sampleVisible(from: number, to: number, budget: number, classIds: Uint8Array, hidden: ReadonlySet<number>): Uint32Array {
+  if (hidden.size === 0) return sampleIndices(from, to, budget);
+  const hide = new Uint8Array(256);
+  for (const c of hidden) hide[c] = 1;
+  let n = 0;
+  for (let i = from; i < to; i++) n += hide[classIds[i]!] ? 0 : 1;
+  const stride = Math.max(1, Math.ceil(n / Math.max(1, budget)));
+  const out = new Uint32Array(Math.ceil(n / stride));
+  for (let i = from, seen = 0, k = 0; i < to; i++) {
+    if (hide[classIds[i]!]) continue;
+    if (seen++ % stride === 0) out[k++] = i;
+  }
+  return out;
+}
+
 /** Positions (x, y, z triples) of the sampled points. */
 export function gatherPositions(positions: Float32Array, indices: Uint32Array): Float32Array {
   const out = new Float32Array(indices.length * 3);

@@ -8,7 +8,7 @@ import { ref, shallowRef } from 'vue';
 import type { LabelCloud } from '../../../src-main/api/contract';
 import { combineSelection, heightMask, instanceMask, pickPoint, projectOntoMask, rasterize, type ScreenView, type SelectMode, type SelectShape } from './selection-math';
 
-export function useLabelSelection(range: () => readonly [number, number]) {
+export function useLabelSelection(range: () => readonly [number, number], hidden: () => ReadonlySet<number> = () => new Set()) {
   const mask = shallowRef<Uint8Array>(new Uint8Array(0));
   const count = ref(0);
   const ms = ref(0);
@@ -30,10 +30,19 @@ export function useLabelSelection(range: () => readonly [number, number]) {
     revision.value++;
   }
 
+  /** Points the tools may take: above the height when the filter is on, and of a shown class. */
   function allow(): Uint8Array | undefined {
-    if (!heightFilter.value || !cloud) return undefined;
-    if (!allowCache || allowCache.h !== minHeight.value) allowCache = { h: minHeight.value, m: heightMask(cloud.heightAboveGround, minHeight.value) };
-    return allowCache.m;
+    if (!cloud) return undefined;
+    const hide = hidden();
+    let m: Uint8Array | undefined;
+    if (heightFilter.value) {
+      if (!allowCache || allowCache.h !== minHeight.value) allowCache = { h: minHeight.value, m: heightMask(cloud.heightAboveGround, minHeight.value) };
+      m = allowCache.m;
+    }
+    if (hide.size === 0) return m;
+    const out = m ? m.slice() : new Uint8Array(cloud.points).fill(1);
+    for (let i = 0; i < out.length; i++) if (hide.has(cloud.classes[i]!)) out[i] = 0;
+    return out;
   }
 
   function commit(mode: SelectMode, t0: number): void {
@@ -88,8 +97,9 @@ export function useLabelSelection(range: () => readonly [number, number]) {
     if (!cloud) return;
     const t0 = performance.now();
     const [a, b] = range();
+    const al = allow();
     hits.fill(0);
-    for (let i = a; i < b; i++) hits[i] = mask.value[i] ? 0 : 1;
+    for (let i = a; i < b; i++) hits[i] = mask.value[i] || (al && !al[i]) ? 0 : 1;
     // Points outside the view keep their state.
     for (let i = 0; i < a; i++) hits[i] = mask.value[i]!;
     for (let i = b; i < hits.length; i++) hits[i] = mask.value[i]!;

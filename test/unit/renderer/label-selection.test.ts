@@ -8,6 +8,7 @@ import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Viewport } from '@babylonjs/core/Maths/math.viewport';
 import type { LabelCloud } from '../../../src-main/api/contract';
 import { useLabelSelection } from '../../../src-renderer/components/labels/use-label-selection';
+import { sampleIndices, sampleVisible } from '../../../src-renderer/components/labels/label-colors';
 import { combineSelection, heightMask, maskIndices, modeFromModifiers, pickPoint, pointInPolygon, projectOntoMask, rasterize, type Point2, type ScreenView } from '../../../src-renderer/components/labels/selection-math';
 
 /** A view where Babylon (x, y) maps straight to the screen: x ∈ [−1, 1] → [0, w), y up → screen up; clip w = 1 + Babylon z (depth). */
@@ -179,5 +180,16 @@ describe('the page\'s selection state', () => {
     expect(sel.count.value).toBe(3);
     sel.clear();
     expect(sel.count.value).toBe(0);
+  });
+});
+
+describe('points drawn', () => {
+  it('thins a range evenly to the budget, leaving out hidden classes', () => {
+    expect([...sampleIndices(10, 20, 5)]).toEqual([10, 12, 14, 16, 18]);
+    expect([...sampleIndices(0, 3, 10)]).toEqual([0, 1, 2]);
+    const cls = Uint8Array.from([1, 2, 1, 2, 1, 2, 1, 2]);
+    expect([...sampleVisible(0, 8, 10, cls, new Set([1]))]).toEqual([1, 3, 5, 7]);
+    expect([...sampleVisible(0, 8, 2, cls, new Set([1]))]).toEqual([1, 5]);
+    expect([...sampleVisible(0, 8, 2, cls, new Set())]).toEqual([0, 4]);
   });
 });

@@ -168,6 +168,22 @@ describe('the Label page', () => {
     w.unmount();
   });
 
+  it('hides a class: its points are neither drawn nor selected', async () => {
+    const w = await open();
+    await w.get('[data-testid="class-eye-1"]').trigger('click'); // ground: points 0 and 1
+    expect(window.__thicketLabels!.shown).toBe(N - 2);
+    await press('a', { ctrlKey: true });
+    expect(window.__thicketLabels!.selected).toBe(N - 2);
+    await press('i');
+    expect(window.__thicketLabels!.selected).toBe(0);
+    await w.get('[data-testid="class-eye-0"]').trigger('click'); // and the unlabelled ones
+    expect(window.__thicketLabels!.shown).toBe(0);
+    await w.get('[data-testid="class-eye-1"]').trigger('click');
+    await w.get('[data-testid="class-eye-0"]').trigger('click');
+    expect(window.__thicketLabels!.shown).toBe(N);
+    w.unmount();
+  });
+
   it('saves the edits on leaving the page', async () => {
     const w = await open();
     await press('a', { ctrlKey: true });
