@@ -131,6 +131,17 @@ describe.skipIf(!CAN_RUN_BROWSER || !HAS_SCAN)('browser mode: labelling a real s
     await page.waitForTimeout(600);
     await page.screenshot({ path: join(SHOTS, 'e2e-label-proposed.png') });
 
+    // Hiding the ground leaves the objects standing on it.
+    const shownAll = (await hook(page))!.shown;
+    await page.getByTestId('class-eye-1').click();
+    await expect.poll(async () => (await hook(page))!.shown, { timeout: 5_000 }).toBeLessThan(shownAll / 2);
+    await waitDrawn(page);
+    await page.mouse.move(5, 500);
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(SHOTS, 'e2e-label-ground-hidden.png') });
+    await page.getByTestId('class-eye-1').click();
+    await expect.poll(async () => (await hook(page))!.shown, { timeout: 5_000 }).toBe(shownAll);
+
     // The segment tool selects one proposed object's points; Shift adds, Ctrl subtracts.
     await page.keyboard.press('s');
     const first = page.getByTestId('objects-list').locator('[data-testid^="object-"]').first();
