@@ -123,8 +123,9 @@ describe('thicket evaluate', () => {
     expect(apart.status).toBe(1);
     expect((apart.json as { error: string }).error).toMatch(/no packet of the simulated run pairs with one of the real log/);
     expect((cli(['evaluate', 'list', '--json']).json as { evaluations: unknown[] }).evaluations.length).toBe(before);
+    // An unknown --param is a usage error (exit 2), like an unknown flag.
     const badParam = cli(['evaluate', '--real', '1', '--sim', '1', '--param', 'bogus=1', '--json']);
-    expect(badParam.status).toBe(1);
+    expect(badParam.status).toBe(2);
     expect((badParam.json as { error: string }).error).toMatch(/bogus/);
   });
 });
