@@ -10,8 +10,8 @@ import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import type { LabelClass, LabelCloud, LabelVersionInfo } from '../../src-main/api/contract';
 import { api } from '../api';
-import { LabelEdits } from '../components/labels/label-edits';
-import { fitObjectBoxes, toEntry } from '../components/labels/object-boxes';
+import { LabelEdits, type ObjectMeta } from '../components/labels/label-edits';
+import { fitObjectBoxes, metaFromEntries, toEntry, withMeta } from '../components/labels/object-boxes';
 
 export const AUTOSAVE_MS = 3000;
 
@@ -62,7 +62,9 @@ export const useLabelsStore = defineStore('labels', () => {
       classes.value = cls;
       versions.value = vs;
       cloud.value = c;
-      edits.value = new LabelEdits(c.classes, c.instances);
+      // Patch flags and boxes set by hand come back from the version's entries.
+      const meta = c.entries.length ? metaFromEntries(c.entries, fitObjectBoxes(c.positions, c.origin, c.classes, c.instances)) : new Map<number, ObjectMeta>();
+      edits.value = new LabelEdits(c.classes, c.instances, undefined, meta);
       baseVersion.value = newest() ?? c.version;
       version.value = c.version;
       revision.value = savedRevision.value = 0;
@@ -82,8 +84,8 @@ export const useLabelsStore = defineStore('labels', () => {
     timer = setTimeout(() => void save(), AUTOSAVE_MS);
   }
 
-  function apply(title: string, indices: Uint32Array, cls: number | null, instance: number | ((old: number) => number) | null): boolean {
-    const e = edits.value?.apply(title, indices, cls, instance) ?? null;
+  function apply(title: string, indices: Uint32Array, cls: number | null, instance: number | ((old: number, j: number) => number) | null, meta?: ReadonlyMap<number, ObjectMeta | undefined>): boolean {
+    const e = edits.value?.apply(title, indices, cls, instance, meta) ?? null;
     if (e) changed();
     return e !== null;
   }
@@ -112,10 +114,16 @@ export const useLabelsStore = defineStore('labels', () => {
     timer = null;
   }
 
-  /** The objects as annotation entries, boxes fitted from their points. */
+  /** The objects with their boxes: fitted from their points, or as set by hand; patches flagged. */
+  function objectBoxes() {
+    const c = cloud.value;
+    if (!c) return [];
+    return withMeta(fitObjectBoxes(c.positions, c.origin, c.classes, c.instances), edits.value?.objects ?? new Map());
+  }
+
+  /** The objects as annotation entries. */
   function entries() {
-    const c = cloud.value!;
-    return fitObjectBoxes(c.positions, c.origin, c.classes, c.instances).map((b) => toEntry(b, className(b.class)));
+    return objectBoxes().map((b) => toEntry(b, className(b.class)));
   }
 
   /** Save the edits as a new version; `over` saves on top of the newest version whatever the edits started from. */
@@ -169,6 +177,6 @@ export const useLabelsStore = defineStore('labels', () => {
 
   return {
     logId, cloud, classes, versions, edits, revision, baseVersion, version, loading, loadError, saving, saveError, conflict, lastSaved, dirty,
-    className, load, refreshVersions, apply, undo, redo, goTo, save, flush, close,
+    className, load, refreshVersions, apply, objectBoxes, undo, redo, goTo, save, flush, close,
   };
 });

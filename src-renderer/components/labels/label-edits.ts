@@ -1,9 +1,32 @@
 /**
- * The labels being edited (a class and an object id per point) and their history: every edit is
- * stored as the points it touched with their values before and after, so undo and redo restore
- * exactly those points whatever the cloud's size. The history keeps at most `maxPoints` touched
+ * The labels being edited (a class and an object id per point, plus per object a patch flag and a
+ * box set by hand) and their history: every edit is stored as the points it touched with their
+ * values before and after, and the objects whose attributes it changed likewise, so undo and redo
+ * restore exactly those whatever the cloud's size. The history keeps at most `maxPoints` touched
  * points in all (the oldest edits go first) and forgets the redo branch on a new edit.
  */
+
+/** A box set by hand (world frame, as annotation entries store it): centre, length × width × height (m), yaw (rad). */
+export interface BoxValues {
+  center: [number, number, number];
+  size: [number, number, number];
+  yaw: number;
+}
+
+/** An object's attributes beyond its points: a shrub patch (docs/labeling.md), a box set by hand. */
+export interface ObjectMeta {
+  patch?: boolean;
+  box?: BoxValues;
+  /** A patch grouped in this session: its points' object ids before, for ungrouping. */
+  parts?: { indices: Uint32Array; ids: Uint32Array };
+}
+
+/** An object's attributes before and after an edit (undefined: none). */
+export interface MetaChange {
+  id: number;
+  before: ObjectMeta | undefined;
+  after: ObjectMeta | undefined;
+}
 
 export interface LabelEdit {
   /** What the history list shows: "Class ground → 1,204 points". */
@@ -13,6 +36,7 @@ export interface LabelEdit {
   beforeInstance: Uint32Array;
   afterClass: Uint8Array;
   afterInstance: Uint32Array;
+  meta: MetaChange[];
 }
 
 export class LabelEdits {
@@ -26,6 +50,8 @@ export class LabelEdits {
     readonly instances: Uint32Array,
     // 10 M points: about 140 MB of history (14 bytes a point).
     private readonly maxPoints = 10_000_000,
+    /** Object id → attributes (only objects that have some). */
+    readonly objects: Map<number, ObjectMeta> = new Map(),
   ) {}
 
   get canUndo(): boolean {
@@ -43,10 +69,11 @@ export class LabelEdits {
 
   /**
    * Apply new values to the points `indices`: `cls` (a class id, or null to keep each point's) and
-   * `instance` (an object id, a function of the old one, or null to keep). Points that would not
-   * change are left out; returns the edit, or null when nothing changed.
+   * `instance` (an object id, a function of the old one and the point's place j in `indices`, or
+   * null to keep), and objects' new attributes `meta` (id → attributes, undefined to clear).
+   * Points that would not change are left out; returns the edit, or null when nothing changed.
    */
-  apply(title: string, indices: Uint32Array, cls: number | null, instance: number | ((old: number) => number) | null): LabelEdit | null {
+  apply(title: string, indices: Uint32Array, cls: number | null, instance: number | ((old: number, j: number) => number) | null, meta: ReadonlyMap<number, ObjectMeta | undefined> = new Map()): LabelEdit | null {
     const m = indices.length;
     const idx = new Uint32Array(m);
     const beforeClass = new Uint8Array(m);
@@ -59,7 +86,7 @@ export class LabelEdits {
       const c0 = this.classes[i]!;
       const o = this.instances[i]!;
       const c = cls ?? c0;
-      const n = instance === null ? o : typeof instance === 'function' ? instance(o) : instance;
+      const n = instance === null ? o : typeof instance === 'function' ? instance(o, j) : instance;
       if (c === c0 && n === o) continue;
       idx[k] = i;
       beforeClass[k] = c0;
@@ -68,9 +95,14 @@ export class LabelEdits {
       afterInstance[k] = n;
       k++;
     }
-    if (k === 0) return null;
+    const changes: MetaChange[] = [];
+    for (const [id, after] of meta) {
+      const before = this.objects.get(id);
+      if (!sameMeta(before, after)) changes.push({ id, before, after });
+    }
+    if (k === 0 && changes.length === 0) return null;
     // Copies of the used part, so the history holds no more than the points changed.
-    const edit: LabelEdit = { title, indices: idx.slice(0, k), beforeClass: beforeClass.slice(0, k), beforeInstance: beforeInstance.slice(0, k), afterClass: afterClass.slice(0, k), afterInstance: afterInstance.slice(0, k) };
+    const edit: LabelEdit = { title, indices: idx.slice(0, k), beforeClass: beforeClass.slice(0, k), beforeInstance: beforeInstance.slice(0, k), afterClass: afterClass.slice(0, k), afterInstance: afterInstance.slice(0, k), meta: changes };
     this.write(edit, 'after');
     this.done.push(edit);
     this.undone = [];
@@ -111,12 +143,26 @@ export class LabelEdits {
       this.classes[i] = cls[k]!;
       this.instances[i] = inst[k]!;
     }
+    for (const m of e.meta) {
+      const v = side === 'before' ? m.before : m.after;
+      if (v && (v.patch || v.box || v.parts)) this.objects.set(m.id, v);
+      else this.objects.delete(m.id);
+    }
   }
 
   private trim(): void {
     let total = this.done.reduce((s, e) => s + e.indices.length, 0);
     while (this.done.length > 1 && total > this.maxPoints) total -= this.done.shift()!.indices.length;
   }
+}
+
+function sameBox(a: BoxValues | undefined, b: BoxValues | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.yaw === b.yaw && a.center.every((v, i) => v === b.center[i]) && a.size.every((v, i) => v === b.size[i]);
+}
+
+function sameMeta(a: ObjectMeta | undefined, b: ObjectMeta | undefined): boolean {
+  return !!a?.patch === !!b?.patch && sameBox(a?.box, b?.box) && a?.parts === b?.parts;
 }
 
 /** The smallest object id above every one in use. */

@@ -1,7 +1,8 @@
 /**
  * The Label page's keyboard map, one table for the handler and the `?` dialog. Tools: V navigate,
  * B box, L lasso, R brush, S segment under cursor. Number keys 1–9 and 0 pick the palette's first
- * ten classes. Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) undo and redo; the other keys act on the selection.
+ * ten classes. X splits an object by Euclidean clustering, Shift+X at its middle; G groups
+ * objects into a patch, Shift+G ungroups; O selects the points inside the current object's box. Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) undo and redo; the other keys act on the selection.
  */
 
 export type LabelTool = 'navigate' | 'box' | 'lasso' | 'brush' | 'segment';
@@ -15,6 +16,11 @@ export type LabelAction =
   | { action: 'unlabel' }
   | { action: 'newObject' }
   | { action: 'merge' }
+  | { action: 'splitClusters' }
+  | { action: 'splitHalf' }
+  | { action: 'group' }
+  | { action: 'ungroup' }
+  | { action: 'selectInBox' }
   | { action: 'clearSelection' }
   | { action: 'selectAll' }
   | { action: 'invertSelection' }
@@ -43,6 +49,11 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: 'Delete', what: 'Unlabel the selection (class 0, no object)' },
   { keys: 'N', what: 'New object from the selection' },
   { keys: 'M', what: 'Merge the objects checked in the list (or touched by the selection)' },
+  { keys: 'X', what: 'Split the object (checked, or touched by the selection) into its Euclidean clusters' },
+  { keys: 'Shift + X', what: 'Split the object at the middle of its box’s long axis' },
+  { keys: 'G', what: 'Group the checked objects (or those the selection touches) into a shrub patch' },
+  { keys: 'Shift + G', what: 'Ungroup the patch' },
+  { keys: 'O', what: 'Select the points inside the current object’s box (edit the box in the objects list; Shift + O adds)' },
   { keys: 'H', what: 'Height filter on/off: select only points ≥ h m above ground' },
   { keys: 'Esc', what: 'Clear the selection' },
   { keys: 'Ctrl + A', what: 'Select every shown point' },
@@ -90,6 +101,12 @@ export function labelKey(e: KeyLike): LabelAction | null {
       return { action: 'newObject' };
     case 'm':
       return { action: 'merge' };
+    case 'x':
+      return { action: e.shiftKey ? 'splitHalf' : 'splitClusters' };
+    case 'g':
+      return { action: e.shiftKey ? 'ungroup' : 'group' };
+    case 'o':
+      return { action: 'selectInBox' };
     case 'h':
       return { action: 'heightFilter' };
     case 'Escape':

@@ -5,6 +5,7 @@
  * positions plus its origin), as annotation entries store them (src-main/api/contract.ts).
  */
 import type { AnnotationEntry } from '../../../src-main/api/contract';
+import type { BoxValues, ObjectMeta } from './label-edits';
 
 export interface ObjectBox {
   id: number;
@@ -15,6 +16,10 @@ export interface ObjectBox {
   /** Length along yaw, width across, height (m). */
   size: [number, number, number];
   yaw: number;
+  /** A shrub patch (several shrubs as one object). */
+  patch?: boolean;
+  /** The box was set by hand (not fitted from the points). */
+  edited?: boolean;
 }
 
 /** Yaw (rad, counter-clockwise from +x, in (−π/2, π/2]) of the principal axis of an x-y covariance. */
@@ -130,6 +135,43 @@ export function fitObjectBoxes(positions: Float32Array, origin: readonly [number
   return out.sort((a, b) => a.id - b.id);
 }
 
+/** The fitted boxes with the objects' attributes: patch flags, and boxes set by hand in place of the fitted ones. */
+export function withMeta(boxes: ObjectBox[], objects: ReadonlyMap<number, ObjectMeta>): ObjectBox[] {
+  if (objects.size === 0) return boxes;
+  return boxes.map((b) => {
+    const m = objects.get(b.id);
+    if (!m) return b;
+    const out: ObjectBox = { ...b };
+    if (m.patch) out.patch = true;
+    if (m.box) Object.assign(out, { center: [...m.box.center], size: [...m.box.size], yaw: m.box.yaw, edited: true });
+    return out;
+  });
+}
+
+/**
+ * The attributes a saved version's entries carry over the fitted boxes: patch flags, and boxes
+ * that differ from the ones fitted now (set by hand, or imported) — those are kept as set.
+ */
+export function metaFromEntries(entries: readonly AnnotationEntry[], fitted: readonly ObjectBox[]): Map<number, ObjectMeta> {
+  const byId = new Map(fitted.map((b) => [b.id, b]));
+  const out = new Map<number, ObjectMeta>();
+  const near = (a: readonly number[], b: readonly number[]) => a.every((v, i) => Math.abs(v - b[i]!) < 1e-4);
+  for (const e of entries) {
+    const f = byId.get(e.id);
+    if (!f || !e.box) continue;
+    const m: ObjectMeta = {};
+    if (e.patch) m.patch = true;
+    if (!near(e.box.center, f.center) || !near(e.box.size, f.size) || Math.abs(e.box.yaw - f.yaw) > 1e-4) m.box = { center: [...e.box.center], size: [...e.box.size], yaw: e.box.yaw };
+    if (m.patch || m.box) out.set(e.id, m);
+  }
+  return out;
+}
+
+/** A box's centre, size and yaw alone. */
+export function boxValues(b: Pick<ObjectBox, 'center' | 'size' | 'yaw'>): BoxValues {
+  return { center: [...b.center], size: [...b.size], yaw: b.yaw };
+}
+
 /** An object as an annotation entry (the box's pose: centre and a yaw quaternion). */
 export function toEntry(box: ObjectBox, className: string): AnnotationEntry {
   const h = box.yaw / 2;
@@ -137,6 +179,7 @@ export function toEntry(box: ObjectBox, className: string): AnnotationEntry {
     id: box.id,
     class: box.class,
     label: className,
+    ...(box.patch ? { patch: true } : {}),
     pose: [box.center[0], box.center[1], box.center[2], 0, 0, Math.sin(h), Math.cos(h)],
     box: { center: [...box.center], size: [...box.size], yaw: box.yaw },
   };

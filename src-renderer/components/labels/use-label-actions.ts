@@ -2,16 +2,133 @@
  * The Label page's edits of the selection, each one step of the undo history (stores/labels.ts):
  * assign the picked class, unlabel (class 0, no object), make a new object (the next free id),
  * and merge objects — those checked in the list, or else those the selection touches — into the
- * lowest id. `notice` says why an edit could not be made.
+ * lowest id; split an object by Euclidean clustering (clusters become new ids, the largest keeps
+ * the old one) or at the middle of its box's long axis; group objects into a shrub patch and
+ * ungroup it; set an object's box by hand or back to the fitted one. `notice` says why an edit
+ * could not be made.
  */
-import type { Ref } from 'vue';
+import { ref, type Ref } from 'vue';
 import { useLabelsStore } from '../../stores/labels';
 import { formatCount } from '../../format';
-import { nextInstanceId } from './label-edits';
+import { nextInstanceId, type BoxValues, type ObjectMeta } from './label-edits';
+import { euclideanClusters, halfAlongLength, objectIndices } from './object-split';
 import type { LabelSelection } from './use-label-selection';
 
-export function useLabelActions(sel: LabelSelection, picked: Ref<number>, checked: Ref<number[]>, notice: Ref<string>) {
+export function useLabelActions(sel: LabelSelection, picked: Ref<number>, checked: Ref<number[]>, notice: Ref<string>, tolerance: Ref<number> = ref(0.5)) {
   const store = useLabelsStore();
+
+  /** The objects an edit acts on: those checked in the list (when at least `min`), or else those the selection touches. */
+  function targets(min = 1): Set<number> {
+    const c = store.cloud;
+    if (checked.value.length >= min || !c) return new Set(checked.value);
+    const ids = new Set<number>();
+    const m = sel.mask.value;
+    for (let i = 0; i < m.length; i++) if (m[i] && c.instances[i]) ids.add(c.instances[i]!);
+    return ids;
+  }
+
+  /** The one object a split acts on, or null (with a notice) when there is not exactly one. */
+  function one(what: string): number | null {
+    const ids = targets();
+    if (ids.size === 1) return [...ids][0]!;
+    notice.value = `${what} needs one object: check it in the list, or select points of it.`;
+    return null;
+  }
+
+  const metaOf = (id: number): ObjectMeta | undefined => store.edits?.objects.get(id);
+  /** An object's attributes without a box set by hand (its points change, so it is fitted again). */
+  const refit = (id: number): ObjectMeta | undefined => {
+    const m = metaOf(id);
+    return m?.patch ? { patch: true } : undefined;
+  };
+
+  function splitClusters(): void {
+    const c = store.cloud;
+    const id = c && one('Split');
+    if (!c || id === null || id === undefined) return;
+    const idx = objectIndices(c.instances, id);
+    const { cluster, count } = euclideanClusters(c.positions, idx, tolerance.value);
+    if (count < 2) {
+      notice.value = `Object #${id} is one cluster at ${tolerance.value} m: lower the tolerance to split it.`;
+      return;
+    }
+    const first = nextInstanceId(c.instances);
+    store.apply(`Split #${id} into ${count} clusters (${tolerance.value} m)`, idx, null, (o, j) => (cluster[j] ? first + cluster[j]! - 1 : o), new Map([[id, refit(id)]]));
+    notice.value = `Object #${id} split into ${count}: #${id} and #${first}${count > 2 ? `–#${first + count - 2}` : ''}.`;
+  }
+
+  function splitHalf(): void {
+    const c = store.cloud;
+    const id = c && one('Split');
+    if (!c || id === null || id === undefined) return;
+    const box = store.objectBoxes().find((b) => b.id === id);
+    if (!box) return;
+    const idx = objectIndices(c.instances, id);
+    const half = halfAlongLength(c.positions, c.origin, idx, box);
+    const moved = half.reduce((s, v) => s + v, 0);
+    if (moved === 0 || moved === idx.length) {
+      notice.value = `Object #${id} has points on one side of its middle only.`;
+      return;
+    }
+    const next = nextInstanceId(c.instances);
+    store.apply(`Split #${id} at its middle into #${id} and #${next}`, idx, null, (o, j) => (half[j] ? next : o), new Map([[id, refit(id)]]));
+    notice.value = '';
+  }
+
+  function group(): void {
+    const c = store.cloud;
+    if (!c) return;
+    const ids = targets(2);
+    if (ids.size < 2) {
+      notice.value = 'A patch needs two objects or more: check them in the list, or select points of each.';
+      return;
+    }
+    let into = Infinity;
+    for (const id of ids) into = Math.min(into, id);
+    const pts: number[] = [];
+    for (let i = 0; i < c.instances.length; i++) if (ids.has(c.instances[i]!)) pts.push(i);
+    const indices = Uint32Array.from(pts);
+    const parts = { indices, ids: Uint32Array.from(pts, (i) => c.instances[i]!) };
+    const meta = new Map<number, ObjectMeta | undefined>([...ids].map((id) => [id, undefined]));
+    meta.set(into, { patch: true, parts });
+    store.apply(`Patch #${into} of ${ids.size} objects`, indices, null, into, meta);
+    checked.value = [into];
+    notice.value = '';
+  }
+
+  /** Ungroup a patch: back to the objects grouped into it in this session, or else its Euclidean clusters. */
+  function ungroup(): void {
+    const c = store.cloud;
+    const id = c && one('Ungroup');
+    if (!c || id === null || id === undefined) return;
+    const m = metaOf(id);
+    if (!m?.patch) {
+      notice.value = `Object #${id} is not a patch.`;
+      return;
+    }
+    const parts = m.parts;
+    if (parts) {
+      const keep = parts.indices.filter((i) => c.instances[i] === id);
+      const back = new Map<number, number>();
+      for (let j = 0; j < parts.indices.length; j++) back.set(parts.indices[j]!, parts.ids[j]!);
+      store.apply(`Ungroup patch #${id}`, keep, null, (o, j) => back.get(keep[j]!) ?? o, new Map([[id, undefined]]));
+    } else {
+      const idx = objectIndices(c.instances, id);
+      const { cluster } = euclideanClusters(c.positions, idx, tolerance.value);
+      const first = nextInstanceId(c.instances);
+      store.apply(`Ungroup patch #${id} into clusters`, idx, null, (o, j) => (cluster[j] ? first + cluster[j]! - 1 : o), new Map([[id, undefined]]));
+    }
+    notice.value = '';
+  }
+
+  /** Set an object's box by hand, or (undefined) back to the one fitted from its points. */
+  function setBox(id: number, box: BoxValues | undefined): void {
+    const m = metaOf(id);
+    const after: ObjectMeta = { ...m };
+    if (box) after.box = box;
+    else delete after.box;
+    store.apply(box ? `Box of #${id} set` : `Box of #${id} fitted`, new Uint32Array(0), null, null, new Map([[id, after.patch || after.box || after.parts ? after : undefined]]));
+  }
 
   function assign(cls = picked.value): void {
     const idx = sel.indices();
@@ -48,10 +165,11 @@ export function useLabelActions(sel: LabelSelection, picked: Ref<number>, checke
     for (const id of ids) into = Math.min(into, id);
     const pts: number[] = [];
     for (let i = 0; i < c.instances.length; i++) if (c.instances[i] !== into && ids.has(c.instances[i]!)) pts.push(i);
-    store.apply(`Merge ${ids.size} objects into #${into}`, Uint32Array.from(pts), null, into);
+    const gone = new Map<number, ObjectMeta | undefined>([...ids].filter((id) => id !== into).map((id) => [id, undefined]));
+    store.apply(`Merge ${ids.size} objects into #${into}`, Uint32Array.from(pts), null, into, gone);
     checked.value = [into];
     notice.value = '';
   }
 
-  return { assign, unlabel, newObject, merge };
+  return { assign, unlabel, newObject, merge, splitClusters, splitHalf, group, ungroup, setBox, targets };
 }

@@ -6,6 +6,8 @@
  */
 import { ref, shallowRef } from 'vue';
 import type { LabelCloud } from '../../../src-main/api/contract';
+import type { BoxValues } from './label-edits';
+import { boxSelect } from './object-split';
 import { combineSelection, heightMask, instanceMask, pickPoint, projectOntoMask, rasterize, type ScreenView, type SelectMode, type SelectShape } from './selection-math';
 
 export function useLabelSelection(range: () => readonly [number, number], hidden: () => ReadonlySet<number> = () => new Set()) {
@@ -82,6 +84,15 @@ export function useLabelSelection(range: () => readonly [number, number], hidden
     commit(mode, t0);
   }
 
+  /** The points inside an oriented 3D box (world frame), of those in view and allowed. */
+  function selectInBox(box: BoxValues, mode: SelectMode): void {
+    if (!cloud) return;
+    const t0 = performance.now();
+    hits.fill(0);
+    boxSelect(cloud.positions, cloud.origin, box, range(), hits, allow());
+    commit(mode, t0);
+  }
+
   /** Every point in view (passing the height filter when it is on). */
   function selectAll(mode: SelectMode = 'replace'): void {
     if (!cloud) return;
@@ -121,7 +132,7 @@ export function useLabelSelection(range: () => readonly [number, number], hidden
     return out;
   }
 
-  return { mask, count, ms, revision, heightFilter, minHeight, reset, applyShape, selectSegmentAt, selectObjects, selectAll, invert, clear, indices };
+  return { mask, count, ms, revision, heightFilter, minHeight, reset, applyShape, selectSegmentAt, selectObjects, selectInBox, selectAll, invert, clear, indices };
 }
 
 export type LabelSelection = ReturnType<typeof useLabelSelection>;

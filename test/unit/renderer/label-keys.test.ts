@@ -36,6 +36,12 @@ describe('label keys', () => {
     expect(key('Delete')).toEqual({ action: 'unlabel' });
     expect(key('n')).toEqual({ action: 'newObject' });
     expect(key('m')).toEqual({ action: 'merge' });
+    expect(key('x')).toEqual({ action: 'splitClusters' });
+    expect(key('X', { shiftKey: true })).toEqual({ action: 'splitHalf' });
+    expect(key('g')).toEqual({ action: 'group' });
+    expect(key('G', { shiftKey: true })).toEqual({ action: 'ungroup' });
+    expect(key('o')).toEqual({ action: 'selectInBox' });
+    expect(key('O', { shiftKey: true })).toEqual({ action: 'selectInBox' });
     expect(key('Escape')).toEqual({ action: 'clearSelection' });
     expect(key('h')).toEqual({ action: 'heightFilter' });
     expect(key('w')).toEqual({ action: 'sweepView' });
@@ -49,6 +55,6 @@ describe('label keys', () => {
 
   it('lists every key it maps in the help', () => {
     const listed = SHORTCUTS.map((s) => s.keys).join(' ');
-    for (const k of ['B', 'L', 'R', 'S', 'V', 'Ctrl + Z', 'Ctrl + Shift + Z', '1 … 9, 0', 'N', 'M', 'H', 'W', 'Esc', '?', 'Delete', 'F']) expect(listed).toContain(k);
+    for (const k of ['B', 'L', 'R', 'S', 'V', 'Ctrl + Z', 'Ctrl + Shift + Z', '1 … 9, 0', 'N', 'M', 'H', 'W', 'Esc', '?', 'Delete', 'F', 'X', 'Shift + X', 'G', 'Shift + G', 'O']) expect(listed).toContain(k);
   });
 });

@@ -126,6 +126,62 @@ describe('the Label page', () => {
     w.unmount();
   });
 
+  it('splits an object by clustering and at its middle, groups a patch and ungroups it, all undoable', async () => {
+    const w = await open();
+    const done = () => w.findAll('[data-testid="history-done"]').map((h) => h.text());
+    // Object 3 is two points 2.2 m apart: two clusters at 0.5 m; the first keeps the id.
+    await w.get('[data-testid="object-3"]').trigger('click');
+    await press('x');
+    expect(objects(w)).toEqual(['object-3', 'object-5', 'object-6']);
+    expect(done()).toEqual(['Split #3 into 2 clusters (0.5 m)']);
+    await press('z', { ctrlKey: true });
+    expect(objects(w)).toEqual(['object-3', 'object-5']);
+    await w.get('[data-testid="object-3"]').trigger('click');
+    await press('X', { shiftKey: true });
+    expect(objects(w)).toEqual(['object-3', 'object-5', 'object-6']);
+    await press('z', { ctrlKey: true });
+
+    let saved: { instances: Uint32Array; entries: { id: number; patch?: boolean; box: { size: number[] } }[] } | null = null;
+    fake.handle('labels.save', (req) => ((saved = req as unknown as typeof saved), version(2)));
+    await press('a', { ctrlKey: true });
+    await press('g');
+    expect(objects(w)).toEqual(['object-3']);
+    expect(w.find('[data-testid="patch-tag"]').exists()).toBe(true);
+    await press('s', { ctrlKey: true });
+    expect(saved!.entries.map((e) => [e.id, e.patch])).toEqual([[3, true]]);
+    expect([...saved!.instances]).toEqual([0, 0, 3, 3, 3, 0]);
+    await press('G', { shiftKey: true });
+    expect(objects(w)).toEqual(['object-3', 'object-5']);
+    expect(w.find('[data-testid="patch-tag"]').exists()).toBe(false);
+    expect(done().slice(-2)).toEqual(['Patch #3 of 2 objects', 'Ungroup patch #3']);
+    await press('z', { ctrlKey: true });
+    expect(w.find('[data-testid="patch-tag"]').exists()).toBe(true);
+    w.unmount();
+  });
+
+  it('edits an object\'s box by hand, saves it, undoes it, and selects inside it with O', async () => {
+    const w = await open();
+    await w.get('[data-testid="object-3"]').trigger('click');
+    await press('Escape');
+    const field = w.get('[data-testid="box-W"] input');
+    (field.element as HTMLInputElement).value = '2.2';
+    await field.trigger('input');
+    await field.trigger('blur');
+    await flushPromises();
+    expect(w.findAll('[data-testid="history-done"]').map((h) => h.text())).toEqual(['Box of #3 set']);
+    expect(w.get('[data-testid="box-editor"]').text()).toContain('set by hand');
+    let saved: { entries: { id: number; box: { center: number[]; size: number[]; yaw: number } }[] } | null = null;
+    fake.handle('labels.save', (req) => ((saved = req as unknown as typeof saved), version(2)));
+    await press('s', { ctrlKey: true });
+    expect(saved!.entries[0]!.box.size.map((v) => +v.toFixed(3))).toEqual([1, 2.2, 2]);
+    // The box (x 0–1, y −0.1–2.1, z 0–2 about the origin) holds points 0, 1, 3 and 4.
+    await press('o');
+    expect(window.__thicketLabels!.selected).toBe(4);
+    await press('z', { ctrlKey: true });
+    expect(w.get('[data-testid="box-editor"]').text()).toContain('fitted');
+    w.unmount();
+  });
+
   it('lists a version saved elsewhere, asks on a conflict, and saves on top of the newest version when told to', async () => {
     const w = await open();
     await press('a', { ctrlKey: true });
