@@ -823,6 +823,8 @@ export interface AnnotationEntry {
   pose: [number, number, number, number, number, number, number];
   /** Oriented box: centre, size [length along yaw, width, height] (m), yaw (rad, counter-clockwise from +x). */
   box: { center: [number, number, number]; size: [number, number, number]; yaw: number };
+  /** The box was set by hand on the Label page (docs/labeling.md), not fitted from the points: kept as it is. */
+  boxSet?: boolean;
 }
 
 /** A saved version of a log's labels. */

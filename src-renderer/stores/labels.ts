@@ -63,8 +63,7 @@ export const useLabelsStore = defineStore('labels', () => {
       versions.value = vs;
       cloud.value = c;
       // Patch flags and boxes set by hand come back from the version's entries.
-      const meta = c.entries.length ? metaFromEntries(c.entries, fitObjectBoxes(c.positions, c.origin, c.classes, c.instances)) : new Map<number, ObjectMeta>();
-      edits.value = new LabelEdits(c.classes, c.instances, undefined, meta);
+      edits.value = new LabelEdits(c.classes, c.instances, undefined, metaFromEntries(c.entries));
       baseVersion.value = newest() ?? c.version;
       version.value = c.version;
       revision.value = savedRevision.value = 0;

@@ -7,7 +7,9 @@
  * `.label` exported: one u32 per point, the assigned points ground. Then an automatic proposal
  * (a job, version 2) with its objects and boxes, an object selected from the list, lasso, Shift
  * and Ctrl boxes and the brush on the canvas, the two
- * versions compared, confidence colouring and the `?` dialog. Screenshots land in test-results/.
+ * versions compared, confidence colouring and the `?` dialog; then a proposed object halved and
+ * the halving undone, two objects grouped into a patch and ungrouped, a box's length set by hand
+ * and the points inside it selected with O. Screenshots land in test-results/.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -207,6 +209,56 @@ describe.skipIf(!CAN_RUN_BROWSER || !HAS_SCAN)('browser mode: labelling a real s
     await page.waitForTimeout(400); // the dialog's fade-in
     await page.screenshot({ path: join(SHOTS, 'e2e-label-classes.png') });
     await page.keyboard.press('Escape');
+    expect(session.errors).toEqual([]);
+  });
+  it('splits an object, groups a patch, sets a box by hand and selects inside it', async () => {
+    const { page } = session;
+    const rows = page.getByTestId('objects-list').locator('[data-testid^="object-"]');
+    const count = () => rows.count();
+    const before = await count();
+    expect(before).toBeGreaterThan(1);
+    const done = () => page.getByTestId('history-done').count();
+    const edits = await done();
+
+    // Halve the first object (Shift+X), then undo.
+    await rows.first().click();
+    await page.mouse.move(5, 500);
+    await page.keyboard.press('Shift+X');
+    await expect.poll(count, { timeout: 5_000 }).toBe(before + 1);
+    expect(await done()).toBe(edits + 1);
+    await page.keyboard.press('Control+z');
+    await expect.poll(count, { timeout: 5_000 }).toBe(before);
+
+    // Check two objects and group them into a patch (G); ungroup (Shift+G).
+    await rows.nth(0).locator('.n-checkbox').click();
+    await rows.nth(1).locator('.n-checkbox').click();
+    // (The proposal already made shrub patches: ungrouping gives the objects back as they were.)
+    const patches = await page.getByTestId('patch-tag').count();
+    await page.keyboard.press('g');
+    await expect.poll(count, { timeout: 5_000 }).toBe(before - 1);
+    expect(await rows.first().getByTestId('patch-tag').count()).toBe(1);
+    await page.keyboard.press('Shift+G');
+    await expect.poll(count, { timeout: 5_000 }).toBe(before);
+    expect(await page.getByTestId('patch-tag').count()).toBe(patches);
+
+    // The first object's box, 2 m longer by hand; O selects the points inside it.
+    await rows.first().click();
+    const editor = page.getByTestId('box-editor');
+    await editor.waitFor();
+    const length = editor.getByTestId('box-L').locator('input');
+    const was = Number(await length.inputValue());
+    await length.fill(String(was + 2));
+    await length.press('Enter');
+    await expect.poll(() => editor.textContent(), { timeout: 5_000 }).toContain('set by hand');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('o');
+    await expect.poll(async () => (await hook(page))!.selected, { timeout: 5_000 }).toBeGreaterThan(0);
+    await page.mouse.move(5, 500);
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(SHOTS, 'e2e-label-box-edit.png') });
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => editor.textContent(), { timeout: 5_000 }).toContain('fitted');
     expect(session.errors).toEqual([]);
   });
 });

@@ -17,8 +17,8 @@ export interface BoxValues {
 export interface ObjectMeta {
   patch?: boolean;
   box?: BoxValues;
-  /** A patch grouped in this session: its points' object ids before, for ungrouping. */
-  parts?: { indices: Uint32Array; ids: Uint32Array };
+  /** A patch grouped in this session: its points' object ids before and those objects' attributes, for ungrouping. */
+  parts?: { indices: Uint32Array; ids: Uint32Array; meta: [number, ObjectMeta][] };
 }
 
 /** An object's attributes before and after an edit (undefined: none). */

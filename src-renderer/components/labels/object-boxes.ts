@@ -148,20 +148,13 @@ export function withMeta(boxes: ObjectBox[], objects: ReadonlyMap<number, Object
   });
 }
 
-/**
- * The attributes a saved version's entries carry over the fitted boxes: patch flags, and boxes
- * that differ from the ones fitted now (set by hand, or imported) — those are kept as set.
- */
-export function metaFromEntries(entries: readonly AnnotationEntry[], fitted: readonly ObjectBox[]): Map<number, ObjectMeta> {
-  const byId = new Map(fitted.map((b) => [b.id, b]));
+/** The attributes a saved version's entries carry over the fitted boxes: patch flags, and boxes set by hand (`boxSet`). */
+export function metaFromEntries(entries: readonly AnnotationEntry[]): Map<number, ObjectMeta> {
   const out = new Map<number, ObjectMeta>();
-  const near = (a: readonly number[], b: readonly number[]) => a.every((v, i) => Math.abs(v - b[i]!) < 1e-4);
   for (const e of entries) {
-    const f = byId.get(e.id);
-    if (!f || !e.box) continue;
     const m: ObjectMeta = {};
     if (e.patch) m.patch = true;
-    if (!near(e.box.center, f.center) || !near(e.box.size, f.size) || Math.abs(e.box.yaw - f.yaw) > 1e-4) m.box = { center: [...e.box.center], size: [...e.box.size], yaw: e.box.yaw };
+    if (e.boxSet && e.box) m.box = { center: [...e.box.center], size: [...e.box.size], yaw: e.box.yaw };
     if (m.patch || m.box) out.set(e.id, m);
   }
   return out;
@@ -180,6 +173,7 @@ export function toEntry(box: ObjectBox, className: string): AnnotationEntry {
     class: box.class,
     label: className,
     ...(box.patch ? { patch: true } : {}),
+    ...(box.edited ? { boxSet: true } : {}),
     pose: [box.center[0], box.center[1], box.center[2], 0, 0, Math.sin(h), Math.cos(h)],
     box: { center: [...box.center], size: [...box.size], yaw: box.yaw },
   };

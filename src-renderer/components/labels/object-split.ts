@@ -30,8 +30,11 @@ export function euclideanClusters(positions: Float32Array, indices: Uint32Array,
     return j;
   };
   const cell = Math.max(tolerance, 1e-3);
-  const grid = new Map<string, number[]>();
-  const key = (a: number, b: number, c: number) => `${a},${b},${c}`;
+  const grid = new Map<number, number[]>();
+  // A cell's number: 2^17 cells a side (6.5 km at 5 cm) fits a double exactly.
+  const M = 131072;
+  const H = M / 2;
+  const key = (a: number, b: number, c: number) => ((((a + H) & (M - 1)) * M + ((b + H) & (M - 1))) * M) + ((c + H) & (M - 1));
   const cx = new Int32Array(m), cy = new Int32Array(m), cz = new Int32Array(m);
   for (let j = 0; j < m; j++) {
     const i = indices[j]! * 3;
@@ -44,19 +47,27 @@ export function euclideanClusters(positions: Float32Array, indices: Uint32Array,
     else grid.set(k, [j]);
   }
   const t2 = tolerance * tolerance;
-  for (let j = 0; j < m; j++) {
-    const i = indices[j]! * 3;
-    const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;
+  // Cell by cell: its 27 neighbours are looked up once for all its points.
+  const near: number[][] = [];
+  for (const list of grid.values()) {
+    const j0 = list[0]!;
+    near.length = 0;
     for (let a = -1; a <= 1; a++) for (let b = -1; b <= 1; b++) for (let c = -1; c <= 1; c++) {
-      const list = grid.get(key(cx[j]! + a, cy[j]! + b, cz[j]! + c));
-      if (!list) continue;
-      for (const q of list) {
-        if (q <= j) continue;
-        const p = indices[q]! * 3;
-        const dx = positions[p]! - x, dy = positions[p + 1]! - y, dz = positions[p + 2]! - z;
-        if (dx * dx + dy * dy + dz * dz > t2) continue;
-        const ra = find(j), rb = find(q);
-        if (ra !== rb) parent[ra > rb ? ra : rb] = ra > rb ? rb : ra;
+      const other = grid.get(key(cx[j0]! + a, cy[j0]! + b, cz[j0]! + c));
+      if (other) near.push(other);
+    }
+    for (const j of list) {
+      const i = indices[j]! * 3;
+      const x = positions[i]!, y = positions[i + 1]!, z = positions[i + 2]!;
+      for (const other of near) {
+        for (const q of other) {
+          if (q <= j) continue;
+          const p = indices[q]! * 3;
+          const dx = positions[p]! - x, dy = positions[p + 1]! - y, dz = positions[p + 2]! - z;
+          if (dx * dx + dy * dy + dz * dz > t2) continue;
+          const ra = find(j), rb = find(q);
+          if (ra !== rb) parent[ra > rb ? ra : rb] = ra > rb ? rb : ra;
+        }
       }
     }
   }

@@ -53,7 +53,9 @@ export function useLabelActions(sel: LabelSelection, picked: Ref<number>, checke
       return;
     }
     const first = nextInstanceId(c.instances);
-    store.apply(`Split #${id} into ${count} clusters (${tolerance.value} m)`, idx, null, (o, j) => (cluster[j] ? first + cluster[j]! - 1 : o), new Map([[id, refit(id)]]));
+    const meta = new Map<number, ObjectMeta | undefined>([[id, refit(id)]]);
+    for (let k = 1; k < count; k++) meta.set(first + k - 1, undefined);
+    store.apply(`Split #${id} into ${count} clusters (${tolerance.value} m)`, idx, null, (o, j) => (cluster[j] ? first + cluster[j]! - 1 : o), meta);
     notice.value = `Object #${id} split into ${count}: #${id} and #${first}${count > 2 ? `–#${first + count - 2}` : ''}.`;
   }
 
@@ -71,7 +73,7 @@ export function useLabelActions(sel: LabelSelection, picked: Ref<number>, checke
       return;
     }
     const next = nextInstanceId(c.instances);
-    store.apply(`Split #${id} at its middle into #${id} and #${next}`, idx, null, (o, j) => (half[j] ? next : o), new Map([[id, refit(id)]]));
+    store.apply(`Split #${id} at its middle into #${id} and #${next}`, idx, null, (o, j) => (half[j] ? next : o), new Map([[id, refit(id)], [next, undefined]]));
     notice.value = '';
   }
 
@@ -88,7 +90,11 @@ export function useLabelActions(sel: LabelSelection, picked: Ref<number>, checke
     const pts: number[] = [];
     for (let i = 0; i < c.instances.length; i++) if (ids.has(c.instances[i]!)) pts.push(i);
     const indices = Uint32Array.from(pts);
-    const parts = { indices, ids: Uint32Array.from(pts, (i) => c.instances[i]!) };
+    const kept = [...ids].flatMap((id): [number, ObjectMeta][] => {
+      const m = metaOf(id);
+      return m ? [[id, m]] : [];
+    });
+    const parts = { indices, ids: Uint32Array.from(pts, (i) => c.instances[i]!), meta: kept };
     const meta = new Map<number, ObjectMeta | undefined>([...ids].map((id) => [id, undefined]));
     meta.set(into, { patch: true, parts });
     store.apply(`Patch #${into} of ${ids.size} objects`, indices, null, into, meta);
@@ -111,7 +117,8 @@ export function useLabelActions(sel: LabelSelection, picked: Ref<number>, checke
       const keep = parts.indices.filter((i) => c.instances[i] === id);
       const back = new Map<number, number>();
       for (let j = 0; j < parts.indices.length; j++) back.set(parts.indices[j]!, parts.ids[j]!);
-      store.apply(`Ungroup patch #${id}`, keep, null, (o, j) => back.get(keep[j]!) ?? o, new Map([[id, undefined]]));
+      const meta = new Map<number, ObjectMeta | undefined>([[id, undefined], ...parts.meta]);
+      store.apply(`Ungroup patch #${id}`, keep, null, (o, j) => back.get(keep[j]!) ?? o, meta);
     } else {
       const idx = objectIndices(c.instances, id);
       const { cluster } = euclideanClusters(c.positions, idx, tolerance.value);
@@ -145,7 +152,8 @@ export function useLabelActions(sel: LabelSelection, picked: Ref<number>, checke
     const idx = sel.indices();
     if (!c || !idx.length) return;
     const id = nextInstanceId(c.instances);
-    store.apply(`New object #${id} (${formatCount(idx.length)} points)`, idx, null, id);
+    // A new id starts with no attributes (an object of that id may have gone with a box set).
+    store.apply(`New object #${id} (${formatCount(idx.length)} points)`, idx, null, id, new Map([[id, undefined]]));
   }
 
   function merge(): void {
@@ -165,7 +173,8 @@ export function useLabelActions(sel: LabelSelection, picked: Ref<number>, checke
     for (const id of ids) into = Math.min(into, id);
     const pts: number[] = [];
     for (let i = 0; i < c.instances.length; i++) if (c.instances[i] !== into && ids.has(c.instances[i]!)) pts.push(i);
-    const gone = new Map<number, ObjectMeta | undefined>([...ids].filter((id) => id !== into).map((id) => [id, undefined]));
+    // The merged objects go; the one they go into is fitted again (its patch flag stays).
+    const gone = new Map<number, ObjectMeta | undefined>([...ids].map((id) => [id, id === into ? refit(id) : undefined]));
     store.apply(`Merge ${ids.size} objects into #${into}`, Uint32Array.from(pts), null, into, gone);
     checked.value = [into];
     notice.value = '';

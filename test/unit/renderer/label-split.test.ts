@@ -75,7 +75,7 @@ describe('object attributes', () => {
     expect(e.objects.get(2)!.box).toEqual(box);
   });
 
-  it('writes patches and hand-set boxes into entries, and reads them back from a version’s', () => {
+  it('writes patches and hand-set boxes into entries (boxSet), and reads them back from a version’s', () => {
     const positions = Float32Array.from([0, 0, 0, 2, 0, 1, 10, 0, 0, 10, 1, 1]);
     const fitted = fitObjectBoxes(positions, [0, 0, 0], Uint8Array.from([7, 7, 4, 4]), idx(1, 1, 2, 2));
     const box = { center: [0, 0, 0] as [number, number, number], size: [3, 3, 3] as [number, number, number], yaw: 1 };
@@ -86,8 +86,10 @@ describe('object attributes', () => {
     expect(entries[0]!.patch).toBe(true);
     expect(entries[1]!.patch).toBeUndefined();
     expect(entries[1]!.box).toEqual(box);
-    // Read back: the patch flag, and the box that differs from the fitted one; the fitted one is not "set".
-    expect(metaFromEntries(entries, fitted)).toEqual(new Map([[1, { patch: true }], [2, { box }]]));
-    expect(metaFromEntries(fitted.map((b) => toEntry(b, 'x')), fitted).size).toBe(0);
+    expect(entries[1]!.boxSet).toBe(true);
+    expect(entries[0]!.boxSet).toBeUndefined();
+    // Read back: the patch flag and the box set by hand; fitted boxes (a proposal's, say) are fitted again.
+    expect(metaFromEntries(entries)).toEqual(new Map([[1, { patch: true }], [2, { box }]]));
+    expect(metaFromEntries(fitted.map((b) => toEntry(b, 'x'))).size).toBe(0);
   });
 });

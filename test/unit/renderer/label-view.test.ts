@@ -170,10 +170,11 @@ describe('the Label page', () => {
     await flushPromises();
     expect(w.findAll('[data-testid="history-done"]').map((h) => h.text())).toEqual(['Box of #3 set']);
     expect(w.get('[data-testid="box-editor"]').text()).toContain('set by hand');
-    let saved: { entries: { id: number; box: { center: number[]; size: number[]; yaw: number } }[] } | null = null;
+    let saved: { entries: { id: number; boxSet?: boolean; box: { center: number[]; size: number[]; yaw: number } }[] } | null = null;
     fake.handle('labels.save', (req) => ((saved = req as unknown as typeof saved), version(2)));
     await press('s', { ctrlKey: true });
     expect(saved!.entries[0]!.box.size.map((v) => +v.toFixed(3))).toEqual([1, 2.2, 2]);
+    expect(saved!.entries.map((e) => e.boxSet)).toEqual([true, undefined]);
     // The box (x 0–1, y −0.1–2.1, z 0–2 about the origin) holds points 0, 1, 3 and 4.
     await press('o');
     expect(window.__thicketLabels!.selected).toBe(4);
