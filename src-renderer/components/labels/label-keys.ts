@@ -1,11 +1,11 @@
 /**
  * The Label page's keyboard map, one table for the handler and the `?` dialog. Tools: V navigate,
- * B box, L lasso, R brush, S segment under cursor. Number keys 1–9 and 0 pick the palette's first
+ * B box, L lasso, R brush, S segment under cursor, K cut an object along a line. Number keys 1–9 and 0 pick the palette's first
  * ten classes. X splits an object by Euclidean clustering, Shift+X at its middle; G groups
  * objects into a patch, Shift+G ungroups; O selects the points inside the current object's box. Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) undo and redo; the other keys act on the selection.
  */
 
-export type LabelTool = 'navigate' | 'box' | 'lasso' | 'brush' | 'segment';
+export type LabelTool = 'navigate' | 'box' | 'lasso' | 'brush' | 'segment' | 'cut';
 
 export type LabelAction =
   | { action: 'tool'; tool: LabelTool }
@@ -32,7 +32,7 @@ export type LabelAction =
   | { action: 'brushRadius'; dir: -1 | 1 }
   | { action: 'help' };
 
-export const TOOL_KEYS: Record<string, LabelTool> = { v: 'navigate', b: 'box', l: 'lasso', r: 'brush', s: 'segment' };
+export const TOOL_KEYS: Record<string, LabelTool> = { v: 'navigate', b: 'box', l: 'lasso', r: 'brush', s: 'segment', k: 'cut' };
 
 /** Every shortcut as the help dialog lists it. */
 export const SHORTCUTS: { keys: string; what: string }[] = [
@@ -41,6 +41,7 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: 'L', what: 'Lasso select: drag a polygon' },
   { keys: 'R', what: 'Brush select: paint over points ([ and ] change the radius)' },
   { keys: 'S', what: 'Select the segment (object) under the cursor: click a point' },
+  { keys: 'K', what: 'Cut: drag a line across an object (checked, or touched by the selection) to split it there' },
   { keys: 'Shift + drag', what: 'Add to the selection' },
   { keys: 'Ctrl / Alt + drag', what: 'Subtract from the selection' },
   { keys: 'Middle-drag, right-drag', what: 'Rotate and pan while a selection tool is active' },

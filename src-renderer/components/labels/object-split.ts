@@ -7,6 +7,7 @@
  * world frame, as annotation entries store them.
  */
 import type { BoxValues } from './label-edits';
+import { projectPoint, type Point2, type ScreenView } from './selection-math';
 
 /** The points of one object. */
 export function objectIndices(instances: Uint32Array, id: number): Uint32Array {
@@ -92,6 +93,20 @@ export function halfAlongLength(positions: Float32Array, origin: readonly [numbe
   for (let j = 0; j < indices.length; j++) {
     const i = indices[j]! * 3;
     out[j] = (positions[i]! - ox) * c + (positions[i + 1]! - oy) * s > 0 ? 1 : 0;
+  }
+  return out;
+}
+
+/**
+ * Which of the points `indices` project to the left (1) of the screen line a → b, or to its right
+ * or behind the camera (0): the side of the plane through the camera and the line.
+ */
+export function sideOfScreenLine(positions: Float32Array, indices: Uint32Array, view: ScreenView, a: Point2, b: Point2): Uint8Array {
+  const out = new Uint8Array(indices.length);
+  const ex = b[0] - a[0], ey = b[1] - a[1];
+  for (let j = 0; j < indices.length; j++) {
+    const p = projectPoint(positions, indices[j]!, view);
+    if (p && ex * (p.y - a[1]) - ey * (p.x - a[0]) < 0) out[j] = 1;
   }
   return out;
 }

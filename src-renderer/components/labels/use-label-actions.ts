@@ -5,13 +5,14 @@
  * lowest id; split an object by Euclidean clustering (clusters become new ids, the largest keeps
  * the old one) or at the middle of its box's long axis; group objects into a shrub patch and
  * ungroup it; set an object's box by hand or back to the fitted one. `notice` says why an edit
- * could not be made.
+ * could not be made. A cut splits by the plane through the camera and a line drawn on the screen.
  */
 import { ref, type Ref } from 'vue';
 import { useLabelsStore } from '../../stores/labels';
 import { formatCount } from '../../format';
 import { nextInstanceId, type BoxValues, type ObjectMeta } from './label-edits';
-import { euclideanClusters, halfAlongLength, objectIndices } from './object-split';
+import { euclideanClusters, halfAlongLength, objectIndices, sideOfScreenLine } from './object-split';
+import type { Point2, ScreenView } from './selection-math';
 import type { LabelSelection } from './use-label-selection';
 
 export function useLabelActions(sel: LabelSelection, picked: Ref<number>, checked: Ref<number[]>, notice: Ref<string>, tolerance: Ref<number> = ref(0.5)) {
@@ -74,6 +75,23 @@ export function useLabelActions(sel: LabelSelection, picked: Ref<number>, checke
     }
     const next = nextInstanceId(c.instances);
     store.apply(`Split #${id} at its middle into #${id} and #${next}`, idx, null, (o, j) => (half[j] ? next : o), new Map([[id, refit(id)], [next, undefined]]));
+    notice.value = '';
+  }
+
+  /** Split an object by the plane through the camera and a line drawn on the screen: the part left of a → b becomes a new object. */
+  function splitByLine(a: Point2, b: Point2, view: ScreenView): void {
+    const c = store.cloud;
+    const id = c && one('Cut');
+    if (!c || id === null || id === undefined) return;
+    const idx = objectIndices(c.instances, id);
+    const side = sideOfScreenLine(c.positions, idx, view, a, b);
+    const moved = side.reduce((s, v) => s + v, 0);
+    if (moved === 0 || moved === idx.length) {
+      notice.value = `The line does not cut object #${id}: drag it across the object.`;
+      return;
+    }
+    const next = nextInstanceId(c.instances);
+    store.apply(`Cut #${id} into #${id} and #${next}`, idx, null, (o, j) => (side[j] ? next : o), new Map([[id, refit(id)], [next, undefined]]));
     notice.value = '';
   }
 
@@ -180,5 +198,5 @@ export function useLabelActions(sel: LabelSelection, picked: Ref<number>, checke
     notice.value = '';
   }
 
-  return { assign, unlabel, newObject, merge, splitClusters, splitHalf, group, ungroup, setBox, targets };
+  return { assign, unlabel, newObject, merge, splitClusters, splitHalf, splitByLine, group, ungroup, setBox, targets };
 }

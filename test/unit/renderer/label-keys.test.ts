@@ -12,6 +12,7 @@ describe('label keys', () => {
     expect(key('r')).toEqual({ action: 'tool', tool: 'brush' });
     expect(key('s')).toEqual({ action: 'tool', tool: 'segment' });
     expect(key('v')).toEqual({ action: 'tool', tool: 'navigate' });
+    expect(key('k')).toEqual({ action: 'tool', tool: 'cut' });
   });
 
   it('picks the first ten classes with 1–9 and 0', () => {
@@ -55,6 +56,6 @@ describe('label keys', () => {
 
   it('lists every key it maps in the help', () => {
     const listed = SHORTCUTS.map((s) => s.keys).join(' ');
-    for (const k of ['B', 'L', 'R', 'S', 'V', 'Ctrl + Z', 'Ctrl + Shift + Z', '1 … 9, 0', 'N', 'M', 'H', 'W', 'Esc', '?', 'Delete', 'F', 'X', 'Shift + X', 'G', 'Shift + G', 'O']) expect(listed).toContain(k);
+    for (const k of ['B', 'L', 'R', 'S', 'V', 'Ctrl + Z', 'Ctrl + Shift + Z', '1 … 9, 0', 'N', 'M', 'H', 'W', 'Esc', '?', 'Delete', 'F', 'X', 'Shift + X', 'G', 'Shift + G', 'O', 'K']) expect(listed).toContain(k);
   });
 });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { LabelEdits } from '../../../src-renderer/components/labels/label-edits';
 import { fitObjectBoxes, metaFromEntries, toEntry, withMeta } from '../../../src-renderer/components/labels/object-boxes';
-import { boxSelect, euclideanClusters, halfAlongLength, objectIndices } from '../../../src-renderer/components/labels/object-split';
+import { boxSelect, euclideanClusters, halfAlongLength, objectIndices, sideOfScreenLine } from '../../../src-renderer/components/labels/object-split';
 
 const idx = (...i: number[]) => Uint32Array.from(i);
 
@@ -44,6 +44,17 @@ describe('splitting objects', () => {
     boxSelect(positions, [100, 200, 0], { center: [100.15, 201, 0], size: [0.4, 0.2, 0.2], yaw: Math.PI / 2 }, [0, 7], out);
     expect([...out]).toEqual([0, 1, 1, 0, 0, 0, 0]);
     expect([...objectIndices(idx(3, 0, 3, 2), 3)]).toEqual([0, 2]);
+  });
+
+  it('cuts by the plane through the camera and a line drawn on the screen', () => {
+    // A view where world x ∈ [−1, 1] runs across a 100 px screen and world z up it (clip w = 1 + world y).
+    const view = { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1], width: 100, height: 100, centre: [0, 0, 0] as const };
+    const p = Float32Array.from([-0.5, 0, 0, 0.5, 0, 0, -0.5, 0, 0.5, 0.5, 3, 0.5]);
+    // A vertical line down the middle, drawn top to bottom: its left is screen +x; drawn upwards, −x.
+    expect([...sideOfScreenLine(p, idx(0, 1, 2, 3), view, [50, 0], [50, 100])]).toEqual([0, 1, 0, 1]);
+    expect([...sideOfScreenLine(p, idx(0, 1, 2, 3), view, [50, 100], [50, 0])]).toEqual([1, 0, 1, 0]);
+    // A horizontal line drawn rightwards at y 40: above it (world z 0.5, screen y 25) is its left.
+    expect([...sideOfScreenLine(p, idx(0, 2), view, [0, 40], [100, 40])]).toEqual([0, 1]);
   });
 
   it('gives each point its own new id through an edit, undoably', () => {

@@ -140,6 +140,14 @@ describe('the Label page', () => {
     await press('X', { shiftKey: true });
     expect(objects(w)).toEqual(['object-3', 'object-5', 'object-6']);
     await press('z', { ctrlKey: true });
+    // The cut tool's line (the viewport's event; screen x = (world x / (1 + world y) + 1) × 50): x 62 parts points 3 (50) and 4 (75).
+    await w.get('[data-testid="object-3"]').trigger('click');
+    const view = { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1], width: 100, height: 100, centre: [0, 0, 0] };
+    w.findComponent({ name: 'LabelViewport' }).vm.$emit('cut', [62, 0], [62, 100], view);
+    await flushPromises();
+    expect(objects(w)).toEqual(['object-3', 'object-5', 'object-6']);
+    expect(done().at(-1)).toBe('Cut #3 into #3 and #6');
+    await press('z', { ctrlKey: true });
 
     let saved: { instances: Uint32Array; entries: { id: number; patch?: boolean; box: { size: number[] } }[] } | null = null;
     fake.handle('labels.save', (req) => ((saved = req as unknown as typeof saved), version(2)));
