@@ -93,8 +93,12 @@ describe('evaluation breakdowns', () => {
       ],
       byRange: [{ fromM: 0, toM: 10, realHits: 5000, trueHits: 4000, falseHits: 100, falseMisses: 1000, recall: 0.8, precision: 4000 / 4100, rangeErrorMedianM: 0.0235 }],
     } as unknown as EvaluationMetrics;
-    const w = mount(BreakdownTables, { props: { evaluation: { id: 1, metrics } as EvaluationInfo }, attachTo: document.body });
+    // The charts draw on a canvas, which happy-dom has not: a stub stands in (the e2e test draws them).
+    const w = mount(BreakdownTables, { props: { evaluation: { id: 1, metrics } as EvaluationInfo }, attachTo: document.body, global: { stubs: { BreakdownChart: true } } });
     await flushPromises();
+    // A chart beside each table, over that table's categories.
+    const charts = w.findAllComponents({ name: 'BreakdownChart' });
+    expect(charts.map((c) => (c.props('series') as { categories: string[] }).categories)).toEqual([['grass', 'medium tree'], ['0–10']]);
     expect(byTestId('evaluation-warnings')!.textContent).toContain('only 0.6 % of the real log');
     const cls = byTestId('evaluation-by-class')!;
     expect([...cls.querySelectorAll('th')].map((t) => t.textContent)).toEqual(['Class', 'Real hits', 'Recall', 'Precision', 'Point-cloud error (m)']);
@@ -107,7 +111,7 @@ describe('evaluation breakdowns', () => {
     expect([...rng.querySelectorAll('tbody td')].map((t) => t.textContent)).toEqual(['0–10', '5,000', '0.800', '0.976', '0.024']);
     w.unmount();
     // An unlabelled log, nothing amiss: no warnings, no class table.
-    const plain = mount(BreakdownTables, { props: { evaluation: { id: 2, metrics: { warnings: [], perClass: null, byRange: [] } as unknown as EvaluationMetrics } as EvaluationInfo }, attachTo: document.body });
+    const plain = mount(BreakdownTables, { props: { evaluation: { id: 2, metrics: { warnings: [], perClass: null, byRange: [] } as unknown as EvaluationMetrics } as EvaluationInfo }, attachTo: document.body, global: { stubs: { BreakdownChart: true } } });
     await flushPromises();
     expect(byTestId('evaluation-warnings')).toBeNull();
     expect(byTestId('evaluation-by-class')).toBeNull();
