@@ -2,17 +2,18 @@ import type { DecodedCloud } from '../decoded-cloud';
 import { lzfCompress } from './lzf';
 import type { PcdData } from './pcd-header';
 
-type Cloud = Pick<DecodedCloud, 'count' | 'xyz' | 'intensity' | 'ring' | 'time' | 'viewpoint'>;
+type Cloud = Pick<DecodedCloud, 'count' | 'xyz' | 'intensity' | 'ring' | 'time' | 'viewpoint' | 'cls'>;
 
 interface Column { name: string; size: number; type: 'F' | 'U'; get: (i: number) => number }
 
 /**
- * Writes a cloud as PCD v0.7: x y z intensity (float32), then ring (uint16) and time (float32
- * seconds, relative as in DecodedCloud) when the cloud has them. Ascii values are written with
+ * Writes a cloud as PCD v0.7: x y z intensity (float32), then ring (uint16), time (float32
+ * seconds, relative as in DecodedCloud) and label (uint32: the point's class, as PCL's
+ * PointXYZL names it; docs/labeling.md) when the cloud has them. Ascii values are written with
  * the fewest digits that read back to the same float32, so every form round-trips exactly.
  */
 export function encodePcd(cloud: Cloud, data: PcdData): Uint8Array<ArrayBuffer> {
-  const { count: n, xyz, intensity, ring, time } = cloud;
+  const { count: n, xyz, intensity, ring, time, cls } = cloud;
   const cols: Column[] = [
     { name: 'x', size: 4, type: 'F', get: (i) => xyz[3 * i]! },
     { name: 'y', size: 4, type: 'F', get: (i) => xyz[3 * i + 1]! },
@@ -21,6 +22,7 @@ export function encodePcd(cloud: Cloud, data: PcdData): Uint8Array<ArrayBuffer> 
   ];
   if (ring) cols.push({ name: 'ring', size: 2, type: 'U', get: (i) => ring[i]! });
   if (time) cols.push({ name: 'time', size: 4, type: 'F', get: (i) => time[i]! });
+  if (cls) cols.push({ name: 'label', size: 4, type: 'U', get: (i) => cls[i]! });
 
   // PCD's VIEWPOINT puts the quaternion's w first.
   const v = cloud.viewpoint ?? [0, 0, 0, 0, 0, 0, 1];
@@ -55,6 +57,7 @@ export function encodePcd(cloud: Cloud, data: PcdData): Uint8Array<ArrayBuffer> 
     const [base, stride] = data === 'binary' ? [colStart, record] : [n * colStart, c.size];
     for (let i = 0, o = base; i < n; i++, o += stride) {
       if (c.type === 'F') dv.setFloat32(o, c.get(i), true);
+      else if (c.size === 4) dv.setUint32(o, c.get(i), true);
       else dv.setUint16(o, c.get(i), true);
     }
     colStart += c.size;

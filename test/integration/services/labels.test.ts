@@ -11,6 +11,7 @@ import { expectApiError, useAppServices } from '../../helpers/app-services';
 import { dataFile, HAS_SHARED_DATA } from '../../helpers/shared-data';
 import { RELLIS3D_CLASS_MAP } from '../../../src-main/services/label-files';
 import { readWithLoadersGl } from '../../helpers/las-readers';
+import { readPcdWithLoadersGl } from '../../helpers/pcd-reader';
 import { SiteClass } from '../../../src-common/classes';
 
 describe.skipIf(!HAS_SHARED_DATA)('labels of a drive log (RELLIS-3D 000104)', () => {
@@ -109,6 +110,33 @@ describe.skipIf(!HAS_SHARED_DATA)('labels of a drive log (RELLIS-3D 000104)', ()
     // An older version still reads as it was.
     const old = await services.call('labels.cloud', { logId: log, version: 1 });
     expect(old.classes[0]).toBe(cloud.classes[0]);
+  });
+
+  it('exports the newest labels to PCD as each point\'s `label` (PointXYZL), read back with loaders.gl', async () => {
+    const { services } = fx;
+    const path = join(fx.dir, 'labelled.pcd');
+    const { job } = await services.call('export.start', { source: { kind: 'log', id: log }, format: 'pcd', path, force: false } as never);
+    const done = await services.whenJobSettled(job.id);
+    expect(done.state, done.error ?? '').toBe('done');
+    const pcd = await readPcdWithLoadersGl(new Uint8Array(readFileSync(path)));
+    expect(pcd.count).toBe(hits);
+    expect(pcd.fields).toContain('label');
+    // Expected from the files alone: the .label's class through the map, hit by hit in the scan's
+    // order, but the 500 returns version 2 made rock.
+    const want = new Uint8Array(hits), at = new Float32Array(3 * hits);
+    for (let i = 0, k = 0; i < raw.length; i++) {
+      if (bin[4 * i] === 0 && bin[4 * i + 1] === 0 && bin[4 * i + 2] === 0) continue;
+      want[k] = k < 500 ? SiteClass.rock : RELLIS3D_CLASS_MAP.get(raw[i]! & 0xffff) ?? 0;
+      at.set(bin.subarray(4 * i, 4 * i + 3), 3 * k);
+      k++;
+    }
+    let differ = 0;
+    for (let k = 0; k < hits; k++) if (pcd.label![k] !== want[k]) differ++;
+    expect(differ).toBe(0);
+    // The points are the scan's own (one scan at the identity pose), to float32 rounding.
+    let worst = 0;
+    for (let j = 0; j < 3 * hits; j++) worst = Math.max(worst, Math.abs(pcd.position[j]! - at[j]!));
+    expect(worst).toBeLessThan(1e-4);
   });
 
   it('writes a .label and a Thicket JSON file that read back identical', async () => {
