@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { APPLICATIONS, type RiskInfo } from '../../src-common/application-risk';
 import { EXPORT_FORMATS, LOG_FORMATS, type DriveLogFormat } from '../../src-common/formats';
-import { RANGE_SAMPLERS, SCENE_KINDS, SIMULATION_MODES, STUDY_LOOPS, STUDY_SIMULATIONS, type SimulationMode, type StudyLoop } from '../../src-common/modes';
+import { RANGE_SAMPLERS, SCENE_KINDS, SCENE_SIMULATION_MODES, SIMULATION_MODES, STUDY_LOOPS, STUDY_SIMULATIONS, type SimulationMode, type StudyLoop } from '../../src-common/modes';
 import type { ProfileFile, ProfileKind, ProfilePattern, SensorProfile } from '../../src-common/sensor-profile';
 import type { EvaluationMetrics } from '../../src-common/metrics';
 import { regionProblem } from '../../src-common/evaluation-region';
@@ -18,6 +18,7 @@ import type { StudyMetrics } from '../../src-common/study-results';
 import type { RealExperiment } from '../../src-common/experiment-results';
 import type { FormatCatalogue } from '../../src-common/format-info';
 import { NOISE_METHODS, type NoiseModelInfo } from '../../src-common/noise-model';
+import { MAX_TERRAIN_SIDE_M, type TerrainGrid } from '../../src-common/scene-authoring';
 
 // ---------- shared field schemas ----------
 
@@ -97,6 +98,32 @@ export const SceneKindSchema = z.enum(SCENE_KINDS);
 
 const Vec3 = z.tuple([z.number().finite(), z.number().finite(), z.number().finite()]);
 const Seed = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** An area of the x-y plane (m) a scene editor's terrain covers. */
+const TerrainExtent = z
+  .object({ x0: z.number().finite(), y0: z.number().finite(), x1: z.number().finite(), y1: z.number().finite() })
+  .strict()
+  .refine((e) => e.x1 > e.x0 && e.y1 > e.y0, { error: 'the extent needs x1 > x0 and y1 > y0' })
+  .refine((e) => e.x1 - e.x0 <= MAX_TERRAIN_SIDE_M && e.y1 - e.y0 <= MAX_TERRAIN_SIDE_M, { error: `a terrain is at most ${MAX_TERRAIN_SIDE_M} m a side` });
+
+/** The terrain of an authored scene (src-common/scene-authoring.ts TerrainSpec). */
+export const TerrainSpecSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('flat'), z: z.number().finite().default(0), extent: TerrainExtent }).strict(),
+  z.object({ kind: z.literal('procedural'), seed: Seed.default(1), amplitude: z.number().min(0).max(50).default(1.5), extent: TerrainExtent }).strict(),
+  z.object({ kind: z.literal('model'), modelId: z.number().int().positive() }).strict(),
+]);
+
+/** One primitive placed by hand: its foot at (x, y, z) — on the ground when z is absent — turned by yaw (rad), scaled. */
+export const AuthoredPlacementSchema = z
+  .object({
+    primitiveId: z.number().int().positive(),
+    x: z.number().finite(),
+    y: z.number().finite(),
+    z: z.number().finite().optional(),
+    yaw: z.number().finite().default(0),
+    scale: z.number().positive().finite().default(1),
+  })
+  .strict();
 
 /** Where the vehicle is while the sensor fires (world ← vehicle poses over time). */
 export const TrajectorySpec = z.discriminatedUnion('kind', [
@@ -373,6 +400,24 @@ export const requestSchemas = {
       name: z.string().min(1).max(255).optional(),
       /** Kind-specific parameters, checked by the generator (e.g. sizeM, lambda, backgroundOffset). */
       params: z.record(z.string(), z.number().finite()).default({}),
+    })
+    .strict(),
+  /** A terrain's height grid for the scene editor (a worker samples it; docs/design.md, *Scene editor*). */
+  'scenes.terrain': z.object({ terrain: TerrainSpecSchema }).strict(),
+  /**
+   * Build a scene from a terrain and primitives placed by hand (a job; the scene editor's *Save
+   * as new scene*). Every placement is checked first — the primitive exists and has elements for
+   * `mode`, its scale keeps it in its class's size range (src-common/class-sizes.ts), it stands on
+   * the terrain — and the first problem is refused naming the placement. `editedFrom`: the scene
+   * this one was edited from, recorded in its metadata.
+   */
+  'scenes.author': z
+    .object({
+      name: z.string().min(1).max(255).optional(),
+      mode: z.enum(SCENE_SIMULATION_MODES).default('hybrid'),
+      terrain: TerrainSpecSchema,
+      placements: z.array(AuthoredPlacementSchema).max(20_000),
+      editedFrom: z.number().int().positive().optional(),
     })
     .strict(),
   'runs.list': empty,
@@ -1014,6 +1059,17 @@ export interface ScenePreviewData {
   voxelTau: number;
 }
 
+/** The result of a scenes.author job. */
+export interface AuthorResult {
+  scene: number;
+  mode: SimulationMode;
+  placements: number;
+  /** Distinct (primitive, scale) pairs, each stored once. */
+  primitivesUsed: number;
+  editedFrom: number | null;
+  memoryBytes: number;
+}
+
 /** The result of a scenes.compose job. */
 export interface ComposeResult {
   scene: number;
@@ -1229,6 +1285,8 @@ export interface Responses {
   'primitives.extract': { job: JobInfo };
   'primitives.generateMesh': { primitives: PrimitiveInfo[] };
   'scenes.compose': { job: JobInfo };
+  'scenes.terrain': TerrainGrid;
+  'scenes.author': { job: JobInfo };
   'fit.start': { job: JobInfo };
   'profiles.list': ProfileSummary[];
   'profiles.get': SensorProfile;

@@ -10,6 +10,7 @@ export const INTERACTIVE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>([
   'label-cloud',
   'log-timeline',
   'preview-scene',
+  'editor-terrain',
   'profile-read',
   'profile-pattern',
   'prepare-import',

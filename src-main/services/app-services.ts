@@ -31,6 +31,7 @@ import { exportHandlers } from './handlers/export-handlers';
 import { jobHandlers } from './handlers/job-handlers';
 import { profileHandlers } from './handlers/profile-handlers';
 import { sceneHandlers } from './handlers/scene-handlers';
+import { sceneEditorHandlers } from './handlers/scene-editor-handlers';
 import { runHandlers } from './handlers/run-handlers';
 import { demoHandlers } from './handlers/demo-handlers';
 import { studyHandlers } from './handlers/study-handlers';
@@ -73,6 +74,7 @@ export class AppServices implements ApiHost, ServiceContext {
       ...jobHandlers(this),
       ...profileHandlers(this),
       ...sceneHandlers(this),
+      ...sceneEditorHandlers(this),
       ...runHandlers(this),
       ...demoHandlers(this),
       ...studyHandlers(this),

@@ -76,6 +76,11 @@ export interface Terrain {
   onTrail(x: number, y: number): number;
 }
 
+/** The terrain's height field without its trail: `amplitude` m of fractal noise plus 4 cm of fine roughness. */
+export function noiseHeight(noise: ValueNoise2, amplitude: number): (x: number, y: number) => number {
+  return (x, y) => amplitude * noise.fbm(x / 40, y / 40, 5) + 0.04 * noise.value(x * 2.1, y * 2.1);
+}
+
 export function buildTerrain(opts: TerrainOptions): Terrain {
   const cell = opts.cell ?? 0.5;
   const amp = opts.amplitude ?? 1.5;
@@ -92,7 +97,7 @@ export function buildTerrain(opts: TerrainOptions): Terrain {
     const d = Math.abs(y - trailY(x));
     return d <= half ? 1 : d >= 2 * half ? 0 : 1 - (d - half) / half;
   };
-  const raw = (x: number, y: number) => amp * noise.fbm(x / 40, y / 40, 5) + 0.04 * noise.value(x * 2.1, y * 2.1);
+  const raw = noiseHeight(noise, amp);
   const heightAt = (x: number, y: number) => {
     const w = onTrail(x, y);
     if (w === 0) return raw(x, y);

@@ -33,6 +33,7 @@ import { profilePatternTask } from './profile-pattern';
 import { splitLogTask } from './split-log';
 import { learnNoiseTask } from './learn-noise';
 import { riskTask } from './risk';
+import { authorSceneTask, editorTerrainTask } from './author-scene';
 
 export const TASKS = {
   'import-log': importLog,
@@ -56,6 +57,7 @@ export const TASKS = {
   'tune-model': tuneModelTask,
   'extract-primitives': extractPrimitivesTask,
   'compose-scene': composeSceneTask,
+  'author-scene': authorSceneTask,
   // What the host would otherwise do itself in one go (a whole log read, a scene laid out).
   'log-arrays': logArraysTask,
   'log-trajectory': logTrajectoryTask,
@@ -64,6 +66,7 @@ export const TASKS = {
   'layout-scene': layoutSceneTask,
   'model-scene': modelSceneTask,
   'preview-scene': previewSceneTask,
+  'editor-terrain': editorTerrainTask,
   'finish-fit': finishFitTask,
   'mesh-library': meshLibraryTask,
   'profile-read': profileReadTask,
