@@ -74,6 +74,7 @@ const OPTIONS = {
   only: { type: 'string' },
   megabytes: { type: 'string' },
   packets: { type: 'string' },
+  points: { type: 'string' },
   // profiles
   id: { type: 'string' },
   // import and export

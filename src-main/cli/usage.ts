@@ -151,10 +151,12 @@ Usage:
                          (1024×10; -512 and -2048 for the other column modes), lms291-*
   thicket profile show ID [--project FILE] [--json]
   thicket validate grass|mixed-pixel [--seed N] [--samples N] [--profile ID] [--json]
-  thicket bench         [--only foundation,engine,realtime,import,fit,host] [--packets N] [--workers N] [--json]
+  thicket bench         [--only foundation,engine,realtime,import,fit,host,label-select] [--packets N] [--workers N] [--json]
                          fit: simulates an N-packet (default 100,000) HDL-64E log, then times its fit
                          host: the host's longest event-loop stall per step over the demo
                          [--small] [--seconds T] [--project FILE to reuse or fill]
+                         label-select: the Label page's box, lasso and brush over N points [--points N]
+                         (default 2,000,000; goal ≤ 100 ms a selection)
   thicket --version
   thicket --help
 

@@ -9,9 +9,10 @@ import { benchEngine } from '../../services/bench-engine';
 import { benchImport } from '../../services/bench-import';
 import { benchFit } from '../../services/bench-fit';
 import { benchHost } from '../../services/bench-host';
+import { benchLabelSelect } from '../../services/bench-label-select';
 import { runTransient } from '../../jobs/job-runner';
 
-const PARTS = ['foundation', 'engine', 'realtime', 'import', 'fit', 'host'] as const;
+const PARTS = ['foundation', 'engine', 'realtime', 'import', 'fit', 'host', 'label-select'] as const;
 type Part = (typeof PARTS)[number];
 /** Run without --only: every part but fit (it first simulates a 100,000-packet log) and host (the whole demo): minutes each. */
 const DEFAULT_PARTS: readonly Part[] = PARTS.filter((p) => p !== 'fit' && p !== 'host');
@@ -78,6 +79,13 @@ export async function benchCommand(services: AppServices, args: CommonArgs, prog
       `  stages (ms): ${Object.entries(f.timings).map(([k, v]) => `${k} ${v}`).join(', ')}`,
       `  model: ${f.model.triangles} triangles, ${f.model.ellipsoids} ellipsoids, ${f.model.voxels} voxels; σ²_ground ${f.model.groundVariance.toFixed(4)} m²`,
     );
+  }
+  if (want('label-select')) {
+    const points = intFlag(args.values, 'points', 1000, 50_000_000) ?? 2_000_000;
+    const l = benchLabelSelect(points, note);
+    json.labelSelect = l;
+    text.push(`label selection over ${l.points} points, ${l.screen.join(' × ')} screen (median of 7; goal ≤ 100 ms):`);
+    for (const r of l.results) text.push(`  ${r.shape.padEnd(34)} ${String(r.ms).padStart(7)} ms   ${r.selected} selected`);
   }
   if (want('host')) {
     const seconds = numberFlag(args.values, 'seconds', 0.05, 60);

@@ -14,7 +14,7 @@ import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
 import { PointStage } from '../../viewport/point-stage';
 import { createLineList } from '../../viewport/line-list';
 import { toLocal, type Centre } from '../../viewport/local-frame';
-import type { ScreenView } from './selection-math';
+import type { ScreenView } from '../../../src-common/label-selection';
 import { boxCorners, type ObjectBox } from './object-boxes';
 
 const BOX_EDGES = [0, 1, 1, 2, 2, 3, 3, 0, 4, 5, 5, 6, 6, 7, 7, 4, 0, 4, 1, 5, 2, 6, 3, 7];
@@ -92,7 +92,7 @@ export class LabelScene {
     this.stage.requestRender();
   }
 
-  /** The camera's view-projection and the canvas size, for projecting every point (selection-math.ts). */
+  /** The camera's view-projection and the canvas size, for projecting every point (src-common/label-selection.ts). */
   screenView(): ScreenView {
     const m = this.orbit.getViewMatrix().multiply(this.orbit.getProjectionMatrix());
     return { matrix: Float64Array.from(m.m), width: this.canvas.clientWidth, height: this.canvas.clientHeight, centre: this.centre };

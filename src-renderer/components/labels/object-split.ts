@@ -7,7 +7,7 @@
  * world frame, as annotation entries store them.
  */
 import type { BoxValues } from './label-edits';
-import { projectPoint, type Point2, type ScreenView } from './selection-math';
+import { projectPoint, type Point2, type ScreenView } from '../../../src-common/label-selection';
 
 /** The points of one object. */
 export function objectIndices(instances: Uint32Array, id: number): Uint32Array {

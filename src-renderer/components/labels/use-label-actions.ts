@@ -12,7 +12,7 @@ import { useLabelsStore } from '../../stores/labels';
 import { formatCount } from '../../format';
 import { nextInstanceId, type BoxValues, type ObjectMeta } from './label-edits';
 import { euclideanClusters, halfAlongLength, objectIndices, sideOfScreenLine } from './object-split';
-import type { Point2, ScreenView } from './selection-math';
+import type { Point2, ScreenView } from '../../../src-common/label-selection';
 import type { LabelSelection } from './use-label-selection';
 
 export function useLabelActions(sel: LabelSelection, picked: Ref<number>, checked: Ref<number[]>, notice: Ref<string>, tolerance: Ref<number> = ref(0.5)) {

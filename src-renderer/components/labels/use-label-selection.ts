@@ -1,6 +1,6 @@
 /**
  * The Label page's point selection: one byte per point of the whole log, changed by the tools
- * (selection-math.ts) with a mode (replace, add, subtract), limited to the points in view (one
+ * (src-common/label-selection.ts) with a mode (replace, add, subtract), limited to the points in view (one
  * sweep's in the per-sweep view) and, with the height filter on, to points at least `minHeight`
  * above the ground. `count` and `ms` (the last selection's time) are live for the toolbar.
  */
@@ -8,7 +8,7 @@ import { ref, shallowRef } from 'vue';
 import type { LabelCloud } from '../../../src-main/api/contract';
 import type { BoxValues } from './label-edits';
 import { boxSelect } from './object-split';
-import { combineSelection, heightMask, instanceMask, pickPoint, projectOntoMask, rasterize, type ScreenView, type SelectMode, type SelectShape } from './selection-math';
+import { combineSelection, heightMask, instanceMask, pickPoint, projectOntoMask, rasterize, type ScreenView, type SelectMode, type SelectShape } from '../../../src-common/label-selection';
 
 export function useLabelSelection(range: () => readonly [number, number], hidden: () => ReadonlySet<number> = () => new Set()) {
   const mask = shallowRef<Uint8Array>(new Uint8Array(0));

@@ -9,7 +9,7 @@ import { Viewport } from '@babylonjs/core/Maths/math.viewport';
 import type { LabelCloud } from '../../../src-main/api/contract';
 import { useLabelSelection } from '../../../src-renderer/components/labels/use-label-selection';
 import { sampleIndices, sampleVisible } from '../../../src-renderer/components/labels/label-colors';
-import { combineSelection, heightMask, maskIndices, modeFromModifiers, pickPoint, pointInPolygon, projectOntoMask, rasterize, type Point2, type ScreenView } from '../../../src-renderer/components/labels/selection-math';
+import { combineSelection, heightMask, maskIndices, modeFromModifiers, pickPoint, pointInPolygon, projectOntoMask, rasterize, type Point2, type ScreenView } from '../../../src-common/label-selection';
 
 /** A view where Babylon (x, y) maps straight to the screen: x ∈ [−1, 1] → [0, w), y up → screen up; clip w = 1 + Babylon z (depth). */
 function orthoView(w: number, h: number): ScreenView {

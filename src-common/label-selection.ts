@@ -5,7 +5,8 @@
  * resolution; then one tight loop projects each point with the camera's view-projection matrix
  * and looks its pixel up in the mask. The cost is one pass over the points plus one over the
  * shape's pixels, whatever the polygon's vertex count: 2 M points answer in tens of milliseconds
- * (scripts/bench-label-select.ts prints the figure).
+ * (`thicket bench --only label-select`, src-main/services/bench-label-select.ts, prints the figure).
+ * It lives in src-common so that the page and that benchmark run the same code.
  *
  * Frames (docs/design.md, Renderer): points are Thicket world x, y, z relative to the cloud's
  * origin; the view draws them re-centred on `centre` with (x, y, z) → (x, z, y). The matrix is
