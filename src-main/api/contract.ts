@@ -717,6 +717,12 @@ export const requestSchemas = {
   /** One evaluation with its per-packet series. */
   'evaluations.get': z.object({ id: Id }).strict(),
   'evaluations.delete': z.object({ id: Id }).strict(),
+  /**
+   * The evaluation's paired rays with at least one hit, each with both world points and its range
+   * error (simulated − real range), re-paired in a worker and decimated evenly to `budget` pairs
+   * (docs/methods.md §6, *Per-ray range error*).
+   */
+  'evaluations.rayErrors': z.object({ id: Id, budget: z.number().int().min(1_000).max(5_000_000).default(1_000_000) }).strict(),
   /** Learn a sensor noise model from a log of repeated static scans (a job; docs/methods.md §8): its result is the summary and the stored model's id. */
   'noise.learn': z
     .object({
@@ -1248,6 +1254,19 @@ export interface EvaluationData extends EvaluationInfo {
   perPacket: EvaluationSeries;
 }
 
+/** An evaluation's scored ray pairs with at least one hit (true hits, false hits, false misses), decimated. */
+export interface EvaluationRayErrors {
+  id: number;
+  /** Such pairs in the evaluation, before decimation. */
+  totalPairs: number;
+  /** Per pair kept: the real hit's world point (x, y, z), NaN where the real ray missed. */
+  real: Float32Array;
+  /** The simulated hit's world point, NaN where the simulated ray missed. */
+  sim: Float32Array;
+  /** Simulated range − real range (m); NaN unless both hit. */
+  error: Float32Array;
+}
+
 export interface Responses {
   'app.info': AppInfo;
   'project.create': ProjectInfo;
@@ -1321,6 +1340,7 @@ export interface Responses {
   'evaluations.list': EvaluationInfo[];
   'evaluations.get': EvaluationData;
   'evaluations.delete': { deleted: boolean };
+  'evaluations.rayErrors': EvaluationRayErrors;
   'noise.learn': { job: JobInfo };
   'noise.list': NoiseModelInfo[];
   'noise.get': NoiseModelInfo;

@@ -7,6 +7,7 @@ import type { TaskName } from '../../src-worker/tasks/registry';
 
 export const INTERACTIVE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>([
   'display-cloud',
+  'evaluation-ray-errors',
   'label-cloud',
   'log-timeline',
   'preview-scene',

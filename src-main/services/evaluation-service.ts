@@ -60,6 +60,12 @@ function logSensor(session: ProjectSession, id: string | null): SensorProfile | 
   }
 }
 
+/** The sensors whose beam directions the pairing compares (the task's `beams`), by the pairing used. */
+export function pairingBeams(session: ProjectSession, logProfileId: string | null, runParams: Record<string, unknown>, pairing: string): Pick<EvaluateRunInput, 'beams'> {
+  // A run of the log's own rays fired each along its stored direction: those pair as stored.
+  return pairing === 'rays' ? {} : { beams: { real: logSensor(session, logProfileId), sim: (runParams.profile as SensorProfile | undefined) ?? null } };
+}
+
 export function startEvaluation(ctx: ServiceContext, req: ParsedRequest<'evaluate.start'>): RunningJob {
   const session = ctx.requireSession();
   const { store } = session;
@@ -78,8 +84,7 @@ export function startEvaluation(ctx: ServiceContext, req: ParsedRequest<'evaluat
   const input: EvaluateRunInput = {
     feed: port2, options, realPackets: log.packets, simPackets: run.packets,
     names: { real: `drive log ${log.id} (${log.name})`, sim: `run ${run.id} (${run.name})` },
-    // A run of the log's own rays fired each along its stored direction: those pair as stored.
-    ...(resolved.packetPairing === 'rays' ? {} : { beams: { real: logSensor(session, log.profileId), sim: (run.params.profile as SensorProfile | undefined) ?? null } }),
+    ...pairingBeams(session, log.profileId, run.params, resolved.packetPairing),
   };
   let series: PerPacketSeries | null = null;
   const close = () => {
@@ -114,7 +119,7 @@ export function startEvaluation(ctx: ServiceContext, req: ParsedRequest<'evaluat
  * The host end of the feed: answers each request with the side's next chunk (transferred), and
  * starts a side over when asked (the point-cloud error's second pass).
  */
-function serveChunks(port: MessagePort, sources: Record<'real' | 'sim', () => Iterator<PacketChunk>>, names: Record<'real' | 'sim', string>): void {
+export function serveChunks(port: MessagePort, sources: Record<'real' | 'sim', () => Iterator<PacketChunk>>, names: Record<'real' | 'sim', string>): void {
   const its = { real: sources.real(), sim: sources.sim() };
   const done = { real: false, sim: false };
   port.on('message', (m: FeedRequest) => {

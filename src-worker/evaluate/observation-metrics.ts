@@ -73,6 +73,12 @@ export interface EvaluationResult extends ObservationMetrics {
 export interface EvaluationHooks {
   /** Called between chunks and in long loops; throw to stop. */
   checkCancelled?: () => void;
+  /**
+   * Called for each scored pair with at least one hit, in pairing order: the two rays' world
+   * points (real at `real[a..a+2]`, simulated at `sim[b..b+2]`; meaningful only where that ray
+   * hit) and ranges (NaN: a miss). The per-ray range errors (ray-errors.ts) come from here.
+   */
+  pair?: (real: Float64Array, a: number, sim: Float64Array, b: number, realRange: number, simRange: number) => void;
 }
 
 type Side = 'real' | 'sim';
@@ -463,6 +469,7 @@ export class ObservationEvaluator {
     } else if (hitS) cur.fh++;
     else if (hitR) cur.fm++;
     else cur.tm++;
+    if ((hitR || hitS) && this.hooks.pair) this.hooks.pair(rw, a, sw, b, rr, sr);
     this.breakdowns.add(rr, sr, rc.rayClass ? rc.rayClass[i]! : 0, sc.rayClass ? sc.rayClass[j]! : 0, rw, a, sw, b);
   }
 

@@ -86,8 +86,8 @@ export async function evaluateRunTask(input: EvaluateRunInput, ctx: TaskContext)
   }
 }
 
-/** The worker's end of the feed: chunks in arrival order per side, one requested ahead. */
-class ChunkFeed {
+/** The worker's end of the feed: chunks in arrival order per side, one requested ahead (also the ray errors' task). */
+export class ChunkFeed {
   private readonly ready: Record<Side, (PacketChunk | null)[]> = { real: [], sim: [] };
   private readonly asked: Record<Side, number> = { real: 0, sim: 0 };
   private readonly ended: Record<Side, boolean> = { real: false, sim: false };

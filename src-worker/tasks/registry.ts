@@ -16,6 +16,7 @@ import { referenceSiteTask } from './reference-site';
 import { fitModelTask } from './fit-model';
 import { studyRunTask } from './study-run';
 import { evaluateRunTask } from './evaluate-run';
+import { evaluationRayErrorsTask } from './evaluation-ray-errors';
 import { tuneModelTask } from './tune-model';
 import { extractPrimitivesTask } from './extract-primitives';
 import { composeSceneTask } from './compose-scene';
@@ -54,6 +55,7 @@ export const TASKS = {
   'fit-model': fitModelTask,
   'study-run': studyRunTask,
   'evaluate-run': evaluateRunTask,
+  'evaluation-ray-errors': evaluationRayErrorsTask,
   'tune-model': tuneModelTask,
   'extract-primitives': extractPrimitivesTask,
   'compose-scene': composeSceneTask,
