@@ -6,9 +6,21 @@ import type { CloudData, ColorMode } from '../../src-main/api/contract';
 import { buildLut, classColor, classColors, cssGradient, percentileRange, rgbCss, scalarColors, type ScalarMapName, type ScalarRange } from '../../src-common/colormaps';
 import { RING_UNKNOWN } from '../../src-common/packets';
 
+export interface LegendEntry {
+  id: number;
+  name: string;
+  color: string;
+  count: number;
+}
+
+/**
+ * A scalar legend is a gradient bar between its range's ends; `map` names the colour map (absent
+ * for a scale of its own, such as the Evaluation page's diverging range error) and `entries`
+ * are swatches for what the scale does not cover (the error's misses).
+ */
 export type Legend =
-  | { kind: 'scalar'; mode: ColorMode; label: string; unit: string; map: ScalarMapName; gradient: string; range: ScalarRange; note?: string }
-  | { kind: 'classes'; mode: 'class'; label: string; entries: { id: number; name: string; color: string; count: number }[] };
+  | { kind: 'scalar'; mode: ColorMode | 'range-error'; label: string; unit: string; map?: ScalarMapName; gradient: string; range: ScalarRange; note?: string; entries?: LegendEntry[] }
+  | { kind: 'classes'; mode: 'class'; label: string; entries: LegendEntry[] };
 
 const SCALAR: Record<Exclude<ColorMode, 'class'>, { label: string; unit: string; map: ScalarMapName }> = {
   height: { label: 'Height (z)', unit: 'm', map: 'turbo' },

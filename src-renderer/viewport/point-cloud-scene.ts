@@ -29,6 +29,7 @@ import { PointStage } from './point-stage';
 import { axisTripod } from './axis-tripod';
 import { NO_OVERLAY, PlaybackLayers, type ViewportOverlay } from './playback-layers';
 import type { Centre } from './local-frame';
+import type { FlyState, LinkableCamera, OrbitState } from './camera-link';
 
 export type CameraMode = 'orbit' | 'fly';
 
@@ -176,6 +177,45 @@ export class PointCloudScene {
     }
     this._mode = mode;
     this.requestRender(200);
+  }
+
+  /**
+   * The two cameras as linkable ones (viewport/camera-link.ts): positions and targets in the
+   * world frame, so views whose clouds are centred differently still look at the same place.
+   */
+  linkables(): { orbit: LinkableCamera<OrbitState>; fly: LinkableCamera<FlyState> } {
+    const c = () => this.centre;
+    // Babylon local (x, y up, z) ↔ Thicket world (x, y, z up), re-centred (see the header).
+    const toWorld = (v: Vector3): [number, number, number] => [v.x + c()[0], v.z + c()[1], v.y + c()[2]];
+    const toLocal = (w: readonly number[]) => new Vector3(w[0]! - c()[0], w[2]! - c()[2], w[1]! - c()[1]);
+    const onChange = (cam: Camera) => (listener: () => void) => {
+      const o = cam.onViewMatrixChangedObservable.add(listener);
+      return () => cam.onViewMatrixChangedObservable.remove(o);
+    };
+    const o = this.orbit, f = this.fly;
+    return {
+      orbit: {
+        read: () => ({ alpha: o.alpha, beta: o.beta, radius: o.radius, target: toWorld(o.target) }),
+        write: (s) => {
+          // The target first, keeping the angles (setting `target` would recompute them from the old position).
+          o.setTarget(toLocal(s.target), false, false, true);
+          o.alpha = s.alpha;
+          o.beta = s.beta;
+          o.radius = s.radius;
+          this.requestRender(200);
+        },
+        onChange: onChange(o),
+      },
+      fly: {
+        read: () => ({ position: toWorld(f.position), rotation: [f.rotation.x, f.rotation.y, f.rotation.z] }),
+        write: (s) => {
+          f.position = toLocal(s.position);
+          f.rotation = new Vector3(...s.rotation);
+          this.requestRender(200);
+        },
+        onChange: onChange(f),
+      },
+    };
   }
 
   /** Frame the whole cloud with the orbit camera (the "reset view" button). */

@@ -2,10 +2,12 @@
  * The real log's and the simulated run's display clouds as one cloud for the viewport (one
  * Babylon mesh draws both): positions and attributes concatenated, real first. In class colour
  * mode the points are coloured by source (real orange, simulated cyan) with a two-entry legend;
- * the other modes colour the merged cloud as any cloud, on one shared scale. Pure, unit-tested.
+ * the other modes colour the merged cloud as any cloud, on one shared scale. Side by side, the
+ * same colours are split back into the two clouds (splitOverlay), each keeping the union of
+ * their bounds so both views are centred and framed alike. Pure, unit-tested.
  */
 import type { CloudData, ColorMode } from '../../../src-main/api/contract';
-import { colorizeCloud, type Colored } from '../../viewport/cloud-colors';
+import { colorizeCloud, type Colored, type Legend } from '../../viewport/cloud-colors';
 import { rgbCss, type Rgb } from '../../../src-common/colormaps';
 
 export const REAL_COLOR: Rgb = [1, 0.55, 0.12];
@@ -15,6 +17,16 @@ export interface OverlayCloud {
   cloud: CloudData;
   /** Points of the real cloud (the first ones); the rest are simulated. */
   realCount: number;
+  /** The two clouds as loaded. */
+  real: CloudData;
+  sim: CloudData;
+}
+
+/** A cloud with its colours and legend: what one viewport shows. */
+export interface ShownCloud {
+  cloud: CloudData;
+  colors: Float32Array;
+  legend: Legend;
 }
 
 function concat<T extends Float32Array | Uint8Array | Uint16Array>(a: T, b: T): T {
@@ -24,7 +36,7 @@ function concat<T extends Float32Array | Uint8Array | Uint16Array>(a: T, b: T): 
   return out;
 }
 
-function unionBounds(a: CloudData['bounds'], b: CloudData['bounds']): CloudData['bounds'] {
+export function unionBounds(a: CloudData['bounds'], b: CloudData['bounds']): CloudData['bounds'] {
   if (!a) return b;
   if (!b) return a;
   return {
@@ -37,6 +49,8 @@ export function overlayClouds(real: CloudData, sim: CloudData): OverlayCloud {
   const realCount = real.positions.length / 3;
   return {
     realCount,
+    real,
+    sim,
     cloud: {
       source: sim.source,
       totalPoints: real.totalPoints + sim.totalPoints,
@@ -76,5 +90,19 @@ export function colorizeOverlay(o: OverlayCloud, mode: ColorMode): Colored {
         { id: 2, name: 'simulated run', color: rgbCss(SIM_COLOR), count: n - o.realCount },
       ],
     },
+  };
+}
+
+/**
+ * The overlay's colours split back into the real and the simulated cloud, for the side-by-side
+ * views: the same scale on both sides, and in class mode each side's one source entry.
+ */
+export function splitOverlay(o: OverlayCloud, colored: Colored): { real: ShownCloud; sim: ShownCloud } {
+  const cut = 4 * o.realCount;
+  const legendOf = (side: 0 | 1): Legend =>
+    colored.legend.kind === 'classes' && colored.legend.label === 'Source' ? { ...colored.legend, entries: [colored.legend.entries[side]!] } : colored.legend;
+  return {
+    real: { cloud: { ...o.real, bounds: o.cloud.bounds }, colors: colored.colors.slice(0, cut), legend: legendOf(0) },
+    sim: { cloud: { ...o.sim, bounds: o.cloud.bounds }, colors: colored.colors.slice(cut), legend: legendOf(1) },
   };
 }

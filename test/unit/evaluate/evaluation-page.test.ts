@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CloudData, EvaluationSeries } from '../../../src-main/api/contract';
 import type { EvaluationMetrics } from '../../../src-common/metrics';
-import { REAL_COLOR, SIM_COLOR, colorizeOverlay, overlayClouds } from '../../../src-renderer/components/evaluation/overlay';
+import { REAL_COLOR, SIM_COLOR, colorizeOverlay, overlayClouds, splitOverlay } from '../../../src-renderer/components/evaluation/overlay';
 import { chartSeries } from '../../../src-renderer/components/evaluation/chart-series';
 import { detailRows, headlineTiles, sourceLogOf } from '../../../src-renderer/components/evaluation/evaluation-format';
 
@@ -38,6 +38,23 @@ describe('evaluation page', () => {
     const h = colorizeOverlay(o, 'height');
     expect(h.legend.kind).toBe('scalar');
     expect(h.values!.length).toBe(5);
+  });
+
+  it('side by side: the overlay split back into two clouds, same colours and scale, one frame', () => {
+    const o = overlayClouds(cloud('log', 3, 0), cloud('run', 2, 10));
+    const h = colorizeOverlay(o, 'height');
+    const { real, sim } = splitOverlay(o, h);
+    expect(real.cloud.positions).toBe(o.real.positions);
+    expect(Array.from(real.colors)).toEqual(Array.from(h.colors.slice(0, 12)));
+    expect(Array.from(sim.colors)).toEqual(Array.from(h.colors.slice(12)));
+    expect(real.legend).toBe(h.legend);
+    // Both views centre and frame on the union of the bounds, so linked cameras look at one place.
+    expect(real.cloud.bounds).toEqual({ min: [0, 0, 0], max: [11, 0, 0.2] });
+    expect(sim.cloud.bounds).toEqual(real.cloud.bounds);
+    // Class mode: each side's legend names its own source.
+    const c = splitOverlay(o, colorizeOverlay(o, 'class'));
+    expect(c.real.legend.kind === 'classes' && c.real.legend.entries.map((e) => e.name)).toEqual(['real log']);
+    expect(c.sim.legend.kind === 'classes' && c.sim.legend.entries.map((e) => e.name)).toEqual(['simulated run']);
   });
 
   it('charts error against distance, or time for a still sensor; gaps for packets without a true hit', () => {
