@@ -1,11 +1,12 @@
 /**
  * The Label page's keyboard map, one table for the handler and the `?` dialog. Tools: V navigate,
- * B box, L lasso, R brush, S segment under cursor, K cut an object along a line. Number keys 1–9 and 0 pick the palette's first
+ * B box, L lasso, R brush, S segment under cursor, K cut an object along a line, C the 3D box with handles. Number keys 1–9 and 0 pick the palette's first
  * ten classes. X splits an object by Euclidean clustering, Shift+X at its middle; G groups
- * objects into a patch, Shift+G ungroups; O selects the points inside the current object's box. Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) undo and redo; the other keys act on the selection.
+ * objects into a patch, Shift+G ungroups; O selects the points inside the current object's box (the 3D box tool's
+ * box while that tool is on; Shift+O adds, Alt+O subtracts: Ctrl+O opens a project). Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) undo and redo; the other keys act on the selection.
  */
 
-export type LabelTool = 'navigate' | 'box' | 'lasso' | 'brush' | 'segment' | 'cut';
+export type LabelTool = 'navigate' | 'box' | 'lasso' | 'brush' | 'segment' | 'cut' | 'box3d';
 
 export type LabelAction =
   | { action: 'tool'; tool: LabelTool }
@@ -20,7 +21,7 @@ export type LabelAction =
   | { action: 'splitHalf' }
   | { action: 'group' }
   | { action: 'ungroup' }
-  | { action: 'selectInBox' }
+  | { action: 'selectInBox'; mode: 'replace' | 'add' | 'subtract' }
   | { action: 'clearSelection' }
   | { action: 'selectAll' }
   | { action: 'invertSelection' }
@@ -32,7 +33,7 @@ export type LabelAction =
   | { action: 'brushRadius'; dir: -1 | 1 }
   | { action: 'help' };
 
-export const TOOL_KEYS: Record<string, LabelTool> = { v: 'navigate', b: 'box', l: 'lasso', r: 'brush', s: 'segment', k: 'cut' };
+export const TOOL_KEYS: Record<string, LabelTool> = { v: 'navigate', b: 'box', l: 'lasso', r: 'brush', s: 'segment', k: 'cut', c: 'box3d' };
 
 /** Every shortcut as the help dialog lists it. */
 export const SHORTCUTS: { keys: string; what: string }[] = [
@@ -42,6 +43,7 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: 'R', what: 'Brush select: paint over points ([ and ] change the radius)' },
   { keys: 'S', what: 'Select the segment (object) under the cursor: click a point' },
   { keys: 'K', what: 'Cut: drag a line across an object (checked, or touched by the selection) to split it there' },
+  { keys: 'C', what: '3D box: drag its handles — a face resizes it along the box’s axes, the centre moves it on the ground, the ring turns it (starts from the current object’s box)' },
   { keys: 'Shift + drag', what: 'Add to the selection' },
   { keys: 'Ctrl / Alt + drag', what: 'Subtract from the selection' },
   { keys: 'Middle-drag, right-drag', what: 'Rotate and pan while a selection tool is active' },
@@ -54,7 +56,7 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: 'Shift + X', what: 'Split the object at the middle of its box’s long axis' },
   { keys: 'G', what: 'Group the checked objects (or those the selection touches) into a shrub patch' },
   { keys: 'Shift + G', what: 'Ungroup the patch' },
-  { keys: 'O', what: 'Select the points inside the current object’s box (edit the box in the objects list; Shift + O adds)' },
+  { keys: 'O', what: 'Select the points inside the 3D box, or the current object’s box (Shift + O adds, Alt + O subtracts)' },
   { keys: 'H', what: 'Height filter on/off: select only points ≥ h m above ground' },
   { keys: 'Esc', what: 'Clear the selection' },
   { keys: 'Ctrl + A', what: 'Select every shown point' },
@@ -87,6 +89,7 @@ export function labelKey(e: KeyLike): LabelAction | null {
     if (k === 's') return { action: 'save' };
     return null;
   }
+  if (e.altKey && !e.metaKey && k === 'o') return { action: 'selectInBox', mode: 'subtract' };
   if (e.altKey || e.metaKey) return null;
   if (e.key === '?') return { action: 'help' };
   if (/^[0-9]$/.test(e.key)) return { action: 'class', slot: e.key === '0' ? 9 : Number(e.key) - 1 };
@@ -107,7 +110,7 @@ export function labelKey(e: KeyLike): LabelAction | null {
     case 'g':
       return { action: e.shiftKey ? 'ungroup' : 'group' };
     case 'o':
-      return { action: 'selectInBox' };
+      return { action: 'selectInBox', mode: e.shiftKey ? 'add' : 'replace' };
     case 'h':
       return { action: 'heightFilter' };
     case 'Escape':

@@ -16,6 +16,7 @@ import { createLineList } from '../../viewport/line-list';
 import { toLocal, type Centre } from '../../viewport/local-frame';
 import type { ScreenView } from '../../../src-common/label-selection';
 import { boxCorners, type ObjectBox } from './object-boxes';
+import type { BoxValues } from './label-edits';
 
 const BOX_EDGES = [0, 1, 1, 2, 2, 3, 3, 0, 4, 5, 5, 6, 6, 7, 7, 4, 0, 4, 1, 5, 2, 6, 3, 7];
 
@@ -24,6 +25,8 @@ export class LabelScene {
   private readonly orbit: ArcRotateCamera;
   private mesh: Mesh | null = null;
   private boxes: LinesMesh | null = null;
+  /** The 3D box tool's box (box-handles.ts), drawn apart from the objects' boxes. */
+  private editBox: LinesMesh | null = null;
   private centre: Centre = [0, 0, 0];
   private size: [number, number, number] = [10, 10, 10];
   private _pointCount = 0;
@@ -80,16 +83,37 @@ export class LabelScene {
   /** Draw these objects' boxes (world x, y, z minus `origin`). */
   setBoxes(boxes: readonly ObjectBox[], origin: readonly [number, number, number]): void {
     this.boxes?.dispose();
-    this.boxes = null;
-    if (boxes.length === 0) return this.stage.requestRender();
+    this.boxes = boxes.length ? this.boxLines('boxes', boxes, origin, [1, 0.85, 0.3]) : null;
+    this.stage.requestRender();
+  }
+
+  /** Draw the 3D box tool's box (magenta, as the selection shapes), or none. */
+  setEditBox(box: BoxValues | null, origin: readonly [number, number, number]): void {
+    this.editBox?.dispose();
+    this.editBox = box ? this.boxLines('edit-box', [box], origin, [1, 0.2, 0.75]) : null;
+    this.stage.requestRender();
+  }
+
+  private boxLines(name: string, boxes: readonly BoxValues[], origin: readonly [number, number, number], color: [number, number, number]): LinesMesh {
     const xyz = new Float32Array(boxes.length * 8 * 3);
     const idx = new Uint32Array(boxes.length * BOX_EDGES.length);
     boxes.forEach((b, k) => {
       boxCorners(b).forEach((c, j) => xyz.set([c[0] - origin[0], c[1] - origin[1], c[2] - origin[2]], (k * 8 + j) * 3));
       BOX_EDGES.forEach((e, j) => (idx[k * BOX_EDGES.length + j] = k * 8 + e));
     });
-    this.boxes = createLineList('boxes', this.stage.scene, toLocal(xyz, this.centre), { color: [1, 0.85, 0.3], alpha: 0.9 }, idx);
-    this.stage.requestRender();
+    return createLineList(name, this.stage.scene, toLocal(xyz, this.centre), { color, alpha: 0.9 }, idx);
+  }
+
+  /** Called after every frame drawn (the overlay's handles follow the camera); returns the unsubscriber. */
+  onRendered(fn: () => void): () => void {
+    const o = this.stage.scene.onAfterRenderObservable.add(fn);
+    return () => this.stage.scene.onAfterRenderObservable.remove(o);
+  }
+
+  /** The point the camera orbits, world x, y, z minus the cloud's origin. */
+  target(): [number, number, number] {
+    const t = this.orbit.target;
+    return [t.x + this.centre[0], t.z + this.centre[1], t.y + this.centre[2]];
   }
 
   /** The camera's view-projection and the canvas size, for projecting every point (src-common/label-selection.ts). */

@@ -41,8 +41,10 @@ describe('label keys', () => {
     expect(key('X', { shiftKey: true })).toEqual({ action: 'splitHalf' });
     expect(key('g')).toEqual({ action: 'group' });
     expect(key('G', { shiftKey: true })).toEqual({ action: 'ungroup' });
-    expect(key('o')).toEqual({ action: 'selectInBox' });
-    expect(key('O', { shiftKey: true })).toEqual({ action: 'selectInBox' });
+    expect(key('o')).toEqual({ action: 'selectInBox', mode: 'replace' });
+    expect(key('O', { shiftKey: true })).toEqual({ action: 'selectInBox', mode: 'add' });
+    expect(key('o', { altKey: true })).toEqual({ action: 'selectInBox', mode: 'subtract' });
+    expect(key('c')).toEqual({ action: 'tool', tool: 'box3d' });
     expect(key('Escape')).toEqual({ action: 'clearSelection' });
     expect(key('h')).toEqual({ action: 'heightFilter' });
     expect(key('w')).toEqual({ action: 'sweepView' });
@@ -56,6 +58,6 @@ describe('label keys', () => {
 
   it('lists every key it maps in the help', () => {
     const listed = SHORTCUTS.map((s) => s.keys).join(' ');
-    for (const k of ['B', 'L', 'R', 'S', 'V', 'Ctrl + Z', 'Ctrl + Shift + Z', '1 … 9, 0', 'N', 'M', 'H', 'W', 'Esc', '?', 'Delete', 'F', 'X', 'Shift + X', 'G', 'Shift + G', 'O', 'K']) expect(listed).toContain(k);
+    for (const k of ['B', 'L', 'R', 'S', 'V', 'Ctrl + Z', 'Ctrl + Shift + Z', '1 … 9, 0', 'N', 'M', 'H', 'W', 'Esc', '?', 'Delete', 'F', 'X', 'Shift + X', 'G', 'Shift + G', 'O', 'K', 'C']) expect(listed).toContain(k);
   });
 });
