@@ -19,5 +19,8 @@ export const useScenesStore = defineStore('scenes', () => {
 
   const generate = (req: Request<'scenes.generate'>) => startJob(() => api.call('scenes.generate', req), 'Cannot generate the scene');
 
-  return { ...scenes, generate };
+  /** Save the scene editor's document as a new scene (a job). */
+  const author = (req: Request<'scenes.author'>) => startJob(() => api.call('scenes.author', req), 'Cannot save the scene');
+
+  return { ...scenes, generate, author };
 });

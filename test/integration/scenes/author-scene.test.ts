@@ -10,6 +10,7 @@ import type { AuthorResult, PrimitiveInfo, Request, SceneInfo } from '../../../s
 import { gridHeightAt } from '../../../src-common/scene-authoring';
 import { scaleRange } from '../../../src-common/class-sizes';
 import { SiteClass } from '../../../src-common/classes';
+import { estimate, stateFromMeta } from '../../../src-renderer/components/scene-editor/editor-state';
 
 describe('authored scenes (scenes.author)', () => {
   const fx = useAppServices({ workers: 1, prefix: 'thicket-author-', project: 'author.thicket' });
@@ -47,8 +48,8 @@ describe('authored scenes (scenes.author)', () => {
     expect(b.min[0]).toBeCloseTo(extent.x0, 3);
     expect(b.min[1]).toBeCloseTo(extent.y0, 3);
     expect(b.min[2]).toBeCloseTo(2, 3);
-    expect(b.max[2] - 2).toBeGreaterThan(tree.extents[2] * s * 0.98);
-    expect(b.max[2] - 2).toBeLessThan(tree.extents[2] * s * 1.02);
+    expect(b.max[2]! - 2).toBeGreaterThan(tree.extents[2] * s * 0.98);
+    expect(b.max[2]! - 2).toBeLessThan(tree.extents[2] * s * 1.02);
     // The preview carries the placement's class and object id (2: the ground is 1).
     const preview = await fx.services.call('scenes.preview', { id: scene.id });
     const classes = new Set(preview.triangles.classIds);
@@ -76,6 +77,10 @@ describe('authored scenes (scenes.author)', () => {
     expect(result).toMatchObject({ placements: 3, primitivesUsed: 1, editedFrom: first.id });
     expect(scene.name).toBe(`${first.name} (edited)`);
     expect(scene.meta).toMatchObject({ kind: 'authored', editedFrom: first.id, objects: 3, placements });
+    // The editor's memory estimate of the reopened scene is within 10 % of what was built.
+    const est = estimate(stateFromMeta(scene.meta)!, new Map(library.map((p) => [p.id, p])), grid, null);
+    expect(est.placements).toBe(3);
+    expect(Math.abs(est.memoryBytes / result.memoryBytes - 1)).toBeLessThan(0.1);
     // Each shrub's lowest triangle stands at the editor's ground height under its foot (± 1 mm).
     const preview = await fx.services.call('scenes.preview', { id: scene.id });
     const t = preview.triangles;

@@ -1,0 +1,289 @@
+/**
+ * The scene editor's Babylon view (framework-free; docs/design.md, *Scene editor*): the terrain
+ * as one lit mesh from its height grid, each placement as a box of its primitive's extents ×
+ * scale turned by its yaw (one thin-instanced unit box, a colour per class, selected ones lit up),
+ * the scatter polygon being drawn, and an orbit camera. It turns pointer input into the editor's
+ * gestures — a click on the ground, a click on a placement, a drag of a selected placement over
+ * the ground — and leaves what they mean to the page (use-scene-editor.ts). Rendering is on
+ * demand (viewport/point-stage.ts).
+ *
+ * Frames as in every view (viewport/local-frame.ts): Thicket (x, y, z) → Babylon (x, z, y) about
+ * a centre, the terrain's middle.
+ */
+import '@babylonjs/core/Meshes/thinInstanceMesh';
+import '@babylonjs/core/Culling/ray';
+import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
+import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight';
+import { Color3 } from '@babylonjs/core/Maths/math.color';
+import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector';
+import { Mesh } from '@babylonjs/core/Meshes/mesh';
+import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
+import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
+import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
+import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
+import { PointStage } from '../../viewport/point-stage';
+import { createLineList, polylineIndices } from '../../viewport/line-list';
+import { classColor } from '../../../src-common/colormaps';
+import { gridHeightAt, type TerrainGrid } from '../../../src-common/scene-authoring';
+
+/** A placement as drawn. */
+export interface ProxyBox {
+  key: number;
+  x: number;
+  y: number;
+  /** Foot height (NaN: drawn at the terrain's middle height). */
+  z: number;
+  yaw: number;
+  /** Extents × scale: length (along yaw), width, height (m). */
+  size: [number, number, number];
+  cls: number;
+  selected: boolean;
+}
+
+export interface EditorGestures {
+  /** A click (press and release without moving) on the ground, or on nothing when `x` is NaN. */
+  groundClick(x: number, y: number, shift: boolean): void;
+  /** A press on a placement: 'drag' (it is selected and may be dragged), 'select' (selection changed, no drag) or 'ignore' (a press on the ground). */
+  placementDown(key: number, shift: boolean): 'drag' | 'select' | 'ignore';
+  /** The selection dragged by (dx, dy) over the ground since the press; `done` on release. */
+  drag(dx: number, dy: number, done: boolean): void;
+  /** A double-click on the ground (closes a polygon). */
+  groundDoubleClick(): void;
+}
+
+const CLICK_SLOP_PX = 5;
+const SELECTED = [1, 0.86, 0.3] as const;
+
+export class EditorScene {
+  private readonly stage: PointStage;
+  private readonly camera: ArcRotateCamera;
+  private readonly lit: StandardMaterial;
+  private terrain: Mesh | null = null;
+  private readonly boxes: Mesh;
+  private polygon: LinesMesh | null = null;
+  private grid: TerrainGrid | null = null;
+  private centre: [number, number, number] = [0, 0, 0];
+  private shown: ProxyBox[] = [];
+  private press: { x: number; y: number; key: number | null; ground: [number, number] | null; dragging: boolean; moved: boolean } | null = null;
+  gestures: EditorGestures | null = null;
+
+  constructor(private readonly canvas: HTMLCanvasElement) {
+    this.stage = new PointStage(canvas, ['pointerdown', 'pointermove', 'wheel', 'pointerup']);
+    const scene = this.stage.scene;
+    this.camera = new ArcRotateCamera('orbit', -Math.PI / 2, 0.9, 60, Vector3.Zero(), scene);
+    this.camera.wheelDeltaPercentage = 0.02;
+    this.camera.upperBetaLimit = Math.PI * 0.48;
+    this.camera.attachControl(true);
+    scene.activeCamera = this.camera;
+    this.stage.follow(this.camera);
+    const light = new HemisphericLight('sky', new Vector3(0.3, 1, 0.2), scene);
+    light.groundColor = new Color3(0.3, 0.3, 0.34);
+    light.specular = new Color3(0.05, 0.05, 0.05);
+    this.lit = new StandardMaterial('editor', scene);
+    this.lit.diffuseColor = Color3.White();
+    this.lit.specularColor = new Color3(0.05, 0.05, 0.05);
+    this.lit.backFaceCulling = false;
+    this.boxes = CreateBox('placements', { size: 1 }, scene);
+    this.boxes.material = this.lit;
+    this.boxes.thinInstanceEnablePicking = true;
+    this.boxes.alwaysSelectAsActiveMesh = true;
+    this.boxes.setEnabled(false);
+    // Capture on the stage: the gestures see a press before the camera does, so a drag of a
+    // placement can take the pointer from the orbit control.
+    const host = canvas.parentElement ?? canvas;
+    host.addEventListener('pointerdown', this.onDown, true);
+    window.addEventListener('pointermove', this.onMove);
+    window.addEventListener('pointerup', this.onUp);
+    canvas.addEventListener('dblclick', this.onDouble);
+  }
+
+  /** Thicket world → Babylon local. */
+  private local(x: number, y: number, z: number): Vector3 {
+    return new Vector3(x - this.centre[0], z - this.centre[2], y - this.centre[1]);
+  }
+
+  setTerrain(grid: TerrainGrid): void {
+    this.grid = grid;
+    this.terrain?.dispose();
+    const { nx, ny, cell, x0, y0 } = grid;
+    let lo = Infinity, hi = -Infinity;
+    for (const z of grid.z) if (Number.isFinite(z)) { lo = Math.min(lo, z); hi = Math.max(hi, z); }
+    if (!Number.isFinite(lo)) lo = hi = 0;
+    this.centre = [x0 + ((nx - 1) * cell) / 2, y0 + ((ny - 1) * cell) / 2, (lo + hi) / 2];
+    const positions = new Float32Array(3 * nx * ny), colors = new Float32Array(4 * nx * ny);
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++) {
+        const k = j * nx + i, z = grid.z[k]!;
+        const v = this.local(x0 + i * cell, y0 + j * cell, Number.isFinite(z) ? z : lo);
+        positions.set([v.x, v.y, v.z], 3 * k);
+        // Earth tones by height, a faint checker every 5 m so distances read.
+        const t = hi > lo ? (z - lo) / (hi - lo) : 0.5;
+        const check = (Math.floor((x0 + i * cell) / 5) + Math.floor((y0 + j * cell) / 5)) & 1 ? 0.03 : 0;
+        colors.set([0.3 + 0.15 * t + check, 0.33 + 0.12 * t + check, 0.25 + 0.08 * t + check, 1], 4 * k);
+      }
+    }
+    const indices: number[] = [];
+    for (let j = 0; j + 1 < ny; j++) {
+      for (let i = 0; i + 1 < nx; i++) {
+        const a = j * nx + i, b = a + 1, c = a + nx + 1, d = a + nx;
+        // The grid's own split (src-common/scene-authoring.ts gridHeightAt); squares without ground are left out.
+        if ([a, b, c, d].some((n) => !Number.isFinite(grid.z[n]!))) continue;
+        indices.push(a, b, c, a, c, d);
+      }
+    }
+    const mesh = new Mesh('terrain', this.stage.scene);
+    const data = new VertexData();
+    data.positions = positions;
+    data.colors = colors;
+    data.indices = indices;
+    const normals: number[] = [];
+    VertexData.ComputeNormals(positions, indices, normals);
+    data.normals = normals;
+    data.applyToMesh(mesh);
+    mesh.material = this.lit;
+    this.terrain = mesh;
+    this.frame();
+  }
+
+  /** Points the camera at the whole terrain from above and to the south. */
+  frame(): void {
+    if (!this.grid) return;
+    const size = Math.max(this.grid.nx, this.grid.ny) * this.grid.cell;
+    const c = this.camera;
+    c.target = Vector3.Zero();
+    c.alpha = -Math.PI / 2;
+    c.beta = 0.75;
+    c.radius = size * 1.1;
+    c.lowerRadiusLimit = 1;
+    c.upperRadiusLimit = size * 5;
+    c.minZ = 0.1;
+    c.maxZ = size * 20;
+    c.panningSensibility = 3000 / size;
+    this.stage.requestRender(200);
+  }
+
+  setBoxes(boxes: ProxyBox[]): void {
+    this.shown = boxes;
+    const n = boxes.length;
+    const matrices = new Float32Array(16 * Math.max(1, n)), colors = new Float32Array(4 * Math.max(1, n));
+    const midZ = this.centre[2];
+    boxes.forEach((b, k) => {
+      const [l, w, h] = b.size;
+      const c = Math.cos(b.yaw), s = Math.sin(b.yaw);
+      const foot = this.local(b.x, b.y, Number.isFinite(b.z) ? b.z : midZ);
+      // Row-vector matrix (v' = v·M): rows are where the unit box's axes go — length along the
+      // yaw, height up, width across — then the box centre, half its height above the foot.
+      matrices.set([l * c, 0, l * s, 0, 0, h, 0, 0, -w * s, 0, w * c, 0, foot.x, foot.y + h / 2, foot.z, 1], 16 * k);
+      const rgb = b.selected ? SELECTED : classColor(b.cls);
+      colors.set([rgb[0], rgb[1], rgb[2], 1], 4 * k);
+    });
+    this.boxes.thinInstanceSetBuffer('matrix', matrices.subarray(0, 16 * n), 16, false);
+    this.boxes.thinInstanceSetBuffer('color', colors.subarray(0, 4 * n), 4, false);
+    this.boxes.thinInstanceRefreshBoundingInfo(false);
+    this.boxes.setEnabled(n > 0);
+    this.stage.requestRender(100);
+  }
+
+  /** The polygon being drawn (closed when `closed`), 20 cm over the ground. */
+  setPolygon(points: readonly (readonly [number, number])[], closed: boolean): void {
+    this.polygon?.dispose();
+    this.polygon = null;
+    if (points.length >= 2) {
+      const pts = closed ? [...points, points[0]!] : points;
+      const pos = new Float32Array(3 * pts.length);
+      pts.forEach(([x, y], k) => {
+        const g = this.grid ? gridHeightAt(this.grid, x, y) : NaN;
+        const v = this.local(x, y, (Number.isFinite(g) ? g : this.centre[2]) + 0.2);
+        pos.set([v.x, v.y, v.z], 3 * k);
+      });
+      this.polygon = createLineList('polygon', this.stage.scene, pos, { color: [0.35, 0.85, 1], alpha: 1 }, polylineIndices(pts.length));
+    }
+    this.stage.requestRender(100);
+  }
+
+  /** The world (x, y) on the ground under a canvas point, or null. */
+  groundAt(px: number, py: number): [number, number] | null {
+    if (!this.terrain) return null;
+    const hit = this.stage.scene.pick(px, py, (m) => m === this.terrain);
+    if (!hit?.hit || !hit.pickedPoint) return null;
+    const p = hit.pickedPoint;
+    return [p.x + this.centre[0], p.z + this.centre[1]];
+  }
+
+  /** The key of the placement under a canvas point, or null. */
+  placementAt(px: number, py: number): number | null {
+    if (!this.shown.length) return null;
+    const hit = this.stage.scene.pick(px, py, (m) => m === this.boxes);
+    if (!hit?.hit || hit.thinInstanceIndex === undefined || hit.thinInstanceIndex < 0) return null;
+    return this.shown[hit.thinInstanceIndex]?.key ?? null;
+  }
+
+  /** Where a world point is on the canvas (CSS pixels; the tests' hook). */
+  screenOf(x: number, y: number, z?: number): [number, number] {
+    const g = z ?? (this.grid ? gridHeightAt(this.grid, x, y) : 0);
+    const scene = this.stage.scene;
+    const engine = scene.getEngine();
+    const w = engine.getRenderWidth(), h = engine.getRenderHeight();
+    const p = Vector3.Project(this.local(x, y, Number.isFinite(g) ? g : this.centre[2]), Matrix.Identity(), scene.getTransformMatrix(), this.camera.viewport.toGlobal(w, h));
+    const rect = this.canvas.getBoundingClientRect();
+    return [(p.x * rect.width) / w, (p.y * rect.height) / h];
+  }
+
+  async drawn(): Promise<void> {
+    await this.stage.drawn();
+  }
+
+  private canvasPoint(e: PointerEvent | MouseEvent): [number, number] {
+    const r = this.canvas.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  }
+
+  private readonly onDown = (e: PointerEvent) => {
+    if (e.button !== 0 || e.target !== this.canvas) return;
+    const [px, py] = this.canvasPoint(e);
+    let key = this.placementAt(px, py);
+    const ground = this.groundAt(px, py);
+    const answer = key !== null && this.gestures ? this.gestures.placementDown(key, e.shiftKey) : 'ignore';
+    if (answer === 'ignore') key = null;
+    const dragging = answer === 'drag';
+    if (dragging) {
+      // The drag is the editor's, not the camera's.
+      this.camera.detachControl();
+      e.stopPropagation();
+    }
+    this.press = { x: e.clientX, y: e.clientY, key, ground, dragging, moved: false };
+  };
+
+  private readonly onMove = (e: PointerEvent) => {
+    const p = this.press;
+    if (!p) return;
+    if (Math.hypot(e.clientX - p.x, e.clientY - p.y) > CLICK_SLOP_PX) p.moved = true;
+    if (!p.dragging || !p.ground || !p.moved) return;
+    const g = this.groundAt(...this.canvasPoint(e));
+    if (g) this.gestures?.drag(g[0] - p.ground[0], g[1] - p.ground[1], false);
+  };
+
+  private readonly onUp = (e: PointerEvent) => {
+    const p = this.press;
+    this.press = null;
+    if (!p) return;
+    if (p.dragging) {
+      this.camera.attachControl(true);
+      const g = p.moved ? this.groundAt(...this.canvasPoint(e)) : null;
+      this.gestures?.drag(g && p.ground ? g[0] - p.ground[0] : 0, g && p.ground ? g[1] - p.ground[1] : 0, true);
+      return;
+    }
+    if (!p.moved && p.key === null) this.gestures?.groundClick(p.ground?.[0] ?? NaN, p.ground?.[1] ?? NaN, e.shiftKey);
+  };
+
+  private readonly onDouble = () => this.gestures?.groundDoubleClick();
+
+  dispose(): void {
+    const host = this.canvas.parentElement ?? this.canvas;
+    host.removeEventListener('pointerdown', this.onDown, true);
+    window.removeEventListener('pointermove', this.onMove);
+    window.removeEventListener('pointerup', this.onUp);
+    this.canvas.removeEventListener('dblclick', this.onDouble);
+    this.stage.dispose();
+  }
+}

@@ -1,0 +1,128 @@
+/// <reference lib="dom" />
+/**
+ * The scene editor as a person uses it in browser mode (docs/user-guide.md, *Scene editor*): a
+ * project seeded by `thicket demo --small` (hybrid primitives extracted from its fitted models).
+ * Scenes → New scene; place a primitive from the library by clicking the ground; drag it
+ * elsewhere; scatter a class in a polygon drawn on the ground; undo once (and redo); save as a new
+ * scene, which opens on the Scenes page listed with its objects — without console errors.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { CAN_RUN_BROWSER, SHOTS, expectProjectName, useAppSession } from '../helpers/app-session';
+import { runCliOk } from '../helpers/cli';
+
+type Placed = { key: number; primitiveId: number; x: number; y: number; z: number; yaw: number; scale: number };
+type Hook = { ready: boolean; placements: () => Placed[]; screenOf: (x: number, y: number) => [number, number] | null };
+
+const placements = (page: Page) => page.evaluate(() => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.placements());
+
+/** The page point over the ground at world (x, y). */
+async function pointOf(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
+  const s = await page.evaluate(([wx, wy]) => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.screenOf(wx!, wy!), [x, y]);
+  const box = (await page.getByTestId('editor-canvas').boundingBox())!;
+  return { x: box.x + s![0], y: box.y + s![1] };
+}
+
+async function clickGround(page: Page, x: number, y: number): Promise<void> {
+  const p = await pointOf(page, x, y);
+  await page.mouse.click(p.x, p.y);
+}
+
+describe.skipIf(!CAN_RUN_BROWSER)('browser mode: the scene editor', () => {
+  const session = useAppSession('thicket-e2e-editor-', { api: true });
+
+  beforeAll(async () => {
+    const path = join(session.dir, 'editor.thicket');
+    runCliOk(['demo', '--project', path, '--small', '--json']);
+    await session.api.call('project.open', { path });
+  }, 300_000);
+
+  it('places, moves, scatters, undoes and saves a scene that the Scenes page lists', async () => {
+    const { page, api } = session;
+    const library = (await api.call('primitives.list', {})).filter((p) => p.counts.ellipsoids > 0);
+    expect(library.length).toBeGreaterThan(1);
+    const before = await api.call('scenes.list', {});
+
+    await page.goto(session.url);
+    await expectProjectName(page, 'editor');
+    await page.getByTestId('nav-scenes').click();
+    await page.getByTestId('scene-new').click();
+    await page.getByTestId('scene-editor').waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('editor-canvas').getAttribute('data-ready'), { timeout: 30_000 }).toBe('true');
+    // Every hybrid primitive is offered for the default hybrid mode.
+    await expect.poll(() => page.getByTestId('library-entry').count(), { timeout: 15_000 }).toBe(library.length);
+
+    // Place the first entry at (0, 0): it stands on the flat ground (z 0) at the click (± 0.3 m).
+    const first = page.getByTestId('library-entry').first();
+    const placedId = Number(await first.getAttribute('data-primitive-id'));
+    await first.click();
+    await clickGround(page, 0, 0);
+    await expect.poll(async () => (await placements(page)).length, { timeout: 5_000 }).toBe(1);
+    let [p] = await placements(page);
+    expect(p!.primitiveId).toBe(placedId);
+    expect(Math.hypot(p!.x, p!.y)).toBeLessThan(0.3);
+    expect(p!.z).toBe(0);
+
+    // Drag it to (8, 5): one edit, still on the ground.
+    const from = await pointOf(page, p!.x, p!.y);
+    const to = await pointOf(page, 8, 5);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 5 });
+    await page.mouse.move(to.x, to.y, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(async () => Math.hypot((await placements(page))[0]!.x - 8, (await placements(page))[0]!.y - 5), { timeout: 5_000 }).toBeLessThan(0.3);
+    [p] = await placements(page);
+    expect((await page.getByTestId('history-entry').allTextContents()).map((t) => t.trim())).toEqual(['Start', expect.stringMatching(/^Place /), 'Move']);
+
+    // Scatter the first class offered in a 15 m square drawn on the ground.
+    await page.getByTestId('scatter-class').click();
+    await page.locator('.n-base-select-option').first().click();
+    await page.getByTestId('scatter-draw').click();
+    for (const [x, y] of [[-20, -20], [-5, -20], [-5, -5], [-20, -5]] as const) await clickGround(page, x, y);
+    await page.keyboard.press('Enter');
+    const expected = Number(/≈ (\d+) objects/.exec((await page.getByTestId('scatter-polygon').textContent()) ?? '')?.[1]);
+    expect(expected).toBeGreaterThanOrEqual(10); // 0.05 per m² over ≈ 225 m²
+    expect(expected).toBeLessThanOrEqual(12);
+    await page.getByTestId('scatter-run').click();
+    await expect.poll(async () => (await placements(page)).length, { timeout: 5_000 }).toBe(1 + expected);
+    const scattered = (await placements(page)).slice(1);
+    for (const s of scattered) {
+      expect(s.x).toBeGreaterThan(-20.5);
+      expect(s.x).toBeLessThan(-4.5);
+      expect(s.y).toBeGreaterThan(-20.5);
+      expect(s.y).toBeLessThan(-4.5);
+    }
+    expect(await page.getByTestId('editor-counts').getAttribute('data-placements')).toBe(String(1 + expected));
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(SHOTS, 'e2e-scene-editor.png') });
+
+    // Undo once: the scatter goes, the moved placement stays where it was dragged; redo brings the same scatter back.
+    await page.getByTestId('editor-canvas').focus();
+    await page.keyboard.press('Control+z');
+    await expect.poll(async () => (await placements(page)).length, { timeout: 5_000 }).toBe(1);
+    expect((await placements(page))[0]).toEqual(p);
+    await page.keyboard.press('Control+Shift+z');
+    await expect.poll(async () => (await placements(page)).length, { timeout: 5_000 }).toBe(1 + expected);
+    expect((await placements(page)).slice(1)).toEqual(scattered);
+
+    // Save as a new scene: the job builds it and the Scenes page opens with it selected.
+    await page.getByTestId('editor-name').fill('Edited by hand');
+    await page.getByTestId('editor-save').click();
+    await page.getByTestId('scenes-view').waitFor({ timeout: 60_000 });
+    const after = await api.call('scenes.list', {});
+    expect(after.length).toBe(before.length + 1);
+    const made = after.find((s) => s.name === 'Edited by hand')!;
+    expect(made.meta).toMatchObject({ kind: 'authored', mode: 'hybrid', objects: 1 + expected, editedFrom: null });
+    const saved = made.meta.placements as { primitiveId: number; x: number; y: number }[];
+    expect(saved[0]).toMatchObject({ primitiveId: placedId, x: p!.x, y: p!.y });
+    const row = page.locator(`[data-testid="scene-row"][data-scene-id="${made.id}"]`);
+    await expect.poll(() => row.getAttribute('data-selected'), { timeout: 10_000 }).toBe('true');
+    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain(`${1 + expected} objects`);
+    await page.getByTestId('scene-facts').waitFor({ timeout: 5_000 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(SHOTS, 'e2e-scene-editor-saved.png') });
+    expect(session.errors).toEqual([]);
+  }, 240_000);
+});
