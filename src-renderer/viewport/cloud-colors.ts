@@ -22,6 +22,15 @@ export type Legend =
   | { kind: 'scalar'; mode: ColorMode | 'range-error'; label: string; unit: string; map?: ScalarMapName; gradient: string; range: ScalarRange; note?: string; entries?: LegendEntry[] }
   | { kind: 'classes'; mode: 'class'; label: string; entries: LegendEntry[] };
 
+/** The colour modes as the viewports' colour selects list them. */
+export const COLOR_MODE_OPTIONS: { value: ColorMode; label: string }[] = [
+  { value: 'height', label: 'Height' },
+  { value: 'intensity', label: 'Intensity' },
+  { value: 'class', label: 'Class' },
+  { value: 'time', label: 'Time' },
+  { value: 'ring', label: 'Ring' },
+];
+
 const SCALAR: Record<Exclude<ColorMode, 'class'>, { label: string; unit: string; map: ScalarMapName }> = {
   height: { label: 'Height (z)', unit: 'm', map: 'turbo' },
   intensity: { label: 'Intensity', unit: '', map: 'viridis' },

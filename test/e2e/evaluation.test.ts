@@ -152,13 +152,15 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: evaluating a run against a driv
     await page.getByTestId('evaluation-error-pairs').waitFor({ timeout: 120_000 });
     await expect.poll(() => sideReady(page, 'real'), { timeout: 60_000 }).toBe('true');
     await expect.poll(() => sideReady(page, 'sim'), { timeout: 60_000 }).toBe('true');
-    const legend = page.locator('[data-testid="side-real"] [data-testid="color-legend"]');
+    // One legend for both views.
+    const legend = page.locator('[data-testid="evaluation-side-by-side"] [data-testid="color-legend"]');
+    expect(await legend.count()).toBe(1);
     expect(await legend.getAttribute('data-mode')).toBe('range-error');
     const legendText = (await legend.textContent()) ?? '';
     expect(legendText).toContain('Range error');
     expect(legendText).toMatch(/-\d+(\.\d+)? m.*\d+(\.\d+)? m/s);
     expect(legendText).toContain('real hit, simulated miss');
-    expect(await page.locator('[data-testid="side-sim"] [data-testid="color-legend"]').textContent()).toContain('simulated hit, real miss');
+    expect(legendText).toContain('simulated hit, real miss');
     // The pairs: every pair with a hit of this small drive (within the point budget).
     expect(await page.getByTestId('evaluation-error-pairs').textContent()).toMatch(/^\s*([\d,]+) of \1 pairs with a hit/);
     await page.waitForTimeout(300);
