@@ -95,6 +95,20 @@ export function useSceneEditor(sceneId: Ref<number | null>) {
     { immediate: true },
   );
 
+  // A new scene is built for the mode the library can fill: mesh when it has only mesh primitives.
+  watch(
+    () => primitives.list,
+    (list) => {
+      if (editedFrom.value !== null || history.list.length > 1 || !list.length) return;
+      const mode = list.some((p) => p.counts.ellipsoids > 0) ? 'hybrid' : list.some((p) => p.counts.triangles > 0) ? 'mesh' : null;
+      if (mode && mode !== state.value.mode) {
+        history.reset({ ...state.value, mode });
+        jump(history.state);
+      }
+    },
+    { immediate: true },
+  );
+
   // The terrain's height grid, fetched whenever the terrain changes.
   let terrainAsked = 0;
   watch(
