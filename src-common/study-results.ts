@@ -55,3 +55,25 @@ export interface StudyRunArrays {
   /** The final grid (UNKNOWN = 255). */
   finalCost: Uint8Array;
 }
+
+/**
+ * One scan of a run as it happens (a live drive, docs/studies.md "Live drives"): what the run's
+ * history gains with that scan, so a page can grow the history frame by frame and play it while
+ * the run goes on. Concatenating every frame's parts in order gives the run's StudyRunArrays.
+ */
+export interface StudyLiveFrame {
+  /** The scan's index (0-based) and the simulated time it ended (s). */
+  frame: number;
+  time: number;
+  /** The vehicle at the scan's start and at its end: t, x, y, z, yaw (s, m, rad). */
+  poseStart: Float64Array;
+  poseEnd: Float64Array;
+  /** The scan's cost rises: cells and their new costs. */
+  riseCell: Uint32Array;
+  riseCost: Uint8Array;
+  /** Plans made since the previous frame (the first frame also carries the plan made at the start): per plan the frames seen, and its vertices. */
+  plans: { frame: number; xy: Float32Array }[];
+  /** The scan's points kept for display: world x y z and ground-truth class. */
+  xyz: Float32Array;
+  classId: Uint8Array;
+}

@@ -14,7 +14,7 @@ import { RANGE_SAMPLERS, SCENE_KINDS, SCENE_SIMULATION_MODES, SIMULATION_MODES, 
 import type { ProfileFile, ProfileKind, ProfilePattern, SensorProfile } from '../../src-common/sensor-profile';
 import type { EvaluationMetrics } from '../../src-common/metrics';
 import { regionProblem } from '../../src-common/evaluation-region';
-import type { StudyMetrics } from '../../src-common/study-results';
+import type { StudyLiveFrame, StudyMetrics } from '../../src-common/study-results';
 import type { RealExperiment } from '../../src-common/experiment-results';
 import type { FormatCatalogue } from '../../src-common/format-info';
 import { NOISE_METHODS, type NoiseModelInfo } from '../../src-common/noise-model';
@@ -673,6 +673,13 @@ export const requestSchemas = {
     .object({ definition: StudyDefinition.optional(), study: Id.optional() })
     .strict()
     .refine((r) => (r.definition === undefined) !== (r.study === undefined), { error: 'give either definition or study' }),
+  /**
+   * A live drive (docs/studies.md, "Live drives"): a closed-loop study's runs as a job whose every
+   * scan reaches the pages as a `drive` event while it runs; nothing is stored until drive.save.
+   */
+  'drive.start': z.object({ definition: StudyDefinition }).strict(),
+  /** Store a finished live drive as a study (the session keeps its newest four drives). */
+  'drive.save': z.object({ job: Id, name: z.string().min(1).max(255).optional() }).strict(),
   /** Evaluate a run against a real drive log (a job; its result is the metrics and the stored evaluation's id). */
   'evaluate.start': z.object({ realLogId: Id, runId: Id, params: EvaluationParams.default({}) }).strict(),
   /**
@@ -1333,6 +1340,8 @@ export interface Responses {
   'studies.costmap': StudyCostmap;
   'studies.report': { html: string };
   'study.start': { job: JobInfo; study: StudyInfo };
+  'drive.start': { job: JobInfo; layout: StudyLayout; runs: { seq: number; profileId: string; mount: StudyMount }[] };
+  'drive.save': { study: StudyInfo };
   'evaluate.start': { job: JobInfo };
   'experiments.run': RealExperiment;
   'risk.start': { job: JobInfo };
@@ -1357,7 +1366,16 @@ export type Response<M extends Method> = Responses[M];
 export type ApiEvent =
   | { type: 'job'; job: JobInfo }
   | { type: 'project'; entity: EntityName | 'project'; id?: number }
-  | DemoEvent;
+  | DemoEvent
+  | DriveEvent;
+
+/** One scan of a live drive's run, as it was simulated (drive.start). */
+export interface DriveEvent {
+  type: 'drive';
+  job: number;
+  seq: number;
+  frame: StudyLiveFrame;
+}
 
 /**
  * How a demo started by demo.create goes (the app's demo card): building the site, the drives,

@@ -35,6 +35,7 @@ import { sceneEditorHandlers } from './handlers/scene-editor-handlers';
 import { runHandlers } from './handlers/run-handlers';
 import { demoHandlers } from './handlers/demo-handlers';
 import { studyHandlers } from './handlers/study-handlers';
+import { driveHandlers } from './handlers/drive-handlers';
 import { fitHandlers } from './handlers/fit-handlers';
 import { primitiveHandlers } from './handlers/primitive-handlers';
 import { evaluationHandlers } from './handlers/evaluation-handlers';
@@ -78,6 +79,7 @@ export class AppServices implements ApiHost, ServiceContext {
       ...runHandlers(this),
       ...demoHandlers(this),
       ...studyHandlers(this),
+      ...driveHandlers(this),
       ...fitHandlers(this),
       ...primitiveHandlers(this),
       ...evaluationHandlers(this),

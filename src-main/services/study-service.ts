@@ -84,6 +84,54 @@ function sceneObjects(session: ProjectSession, meta: Record<string, unknown>): T
   return session.store.annotations.read(id)?.entries ?? null;
 }
 
+/** What a study's runs need before they are submitted: the resolved layout and one study-run task per sensor. */
+export interface PreparedStudy {
+  def: StudyDefinition;
+  layout: StudyLayout;
+  sceneName: string;
+  profileIds: string[];
+  tasks: { task: 'study-run'; input: StudyRunInput }[];
+}
+
+/** Reads the scene and profiles, lays the study out and shares the scene with the pool (a live drive's frames when `live`). */
+export async function prepareStudy(ctx: ServiceContext, def: StudyDefinition, live = false): Promise<PreparedStudy> {
+  const session = ctx.requireSession();
+  const { store } = session;
+  const scene = await store.scenes.readInTurns(def.sceneId);
+  if (!scene) throw new ApiError('not_found', `no scene ${def.sceneId} in this project`);
+  const profiles = def.sensors.map((s) => resolveProfileForUse(store, s.profileId));
+  const data = scene.data as unknown as SceneData;
+  const layout = resolveStudyLayout(def, scene.info.meta, data.bounds ?? null);
+  const specs = studyRunSpecs(def, layout);
+  const objects = sceneObjects(session, scene.info.meta);
+  // Laid out in a worker (it grows with the scene); the stored rows are written after it.
+  const shared = await shareScene(ctx.pool, data);
+  const tasks = specs.map((spec, k) => {
+    const input: StudyRunInput = { scene: shared, profile: profiles[k]!, ...learnedNoiseFor(store, profiles[k]!), objects, spec, ...(live ? { live } : {}) };
+    return { task: 'study-run' as const, input };
+  });
+  return { def, layout, sceneName: scene.info.name, profileIds: profiles.map((p) => p.id), tasks };
+}
+
+/** A study's default name: its distinct profiles and its scene. */
+export function studyName(prepared: PreparedStudy): string {
+  return prepared.def.name ?? `${prepared.profileIds.filter((id, i, all) => all.indexOf(id) === i).join(' vs ')} in ${prepared.sceneName}`;
+}
+
+/** Stores a study's results from its runs' outputs (in one transaction) and returns the sensors' rows. */
+export function storeStudyResults(ctx: ServiceContext, id: number, def: StudyDefinition, outputs: readonly (StudyRunOutput | null)[]): StudySensorResult[] {
+  const results = outputs.map((o, k) => {
+    if (!o) throw new Error(`study run ${k} returned no result`);
+    return sensorResult(o, def);
+  });
+  ctx.requireSession().store.studies.storeResults(
+    id,
+    outputs.map((o, k) => ({ seq: k, profileId: o!.profileId, mount: def.sensors[k]!.mount, metrics: results[k]!, arrays: { ...o!.arrays, png: o!.png } })),
+  );
+  ctx.events.emit({ type: 'project', entity: 'studies', id });
+  return results;
+}
+
 export async function startStudy(ctx: ServiceContext, req: ParsedRequest<'study.start'>): Promise<{ job: RunningJob; study: StudyInfo }> {
   const session = ctx.requireSession();
   const { store } = session;
@@ -98,45 +146,22 @@ export async function startStudy(ctx: ServiceContext, req: ParsedRequest<'study.
   } else {
     def = req.definition!;
   }
-  const scene = await store.scenes.readInTurns(def.sceneId);
-  if (!scene) throw new ApiError('not_found', `no scene ${def.sceneId} in this project`);
-  const profiles = def.sensors.map((s) => resolveProfileForUse(store, s.profileId));
-  const data = scene.data as unknown as SceneData;
-  const layout = resolveStudyLayout(def, scene.info.meta, data.bounds ?? null);
-  const specs = studyRunSpecs(def, layout);
-  const objects = sceneObjects(session, scene.info.meta);
-  // Laid out in a worker (it grows with the scene); the stored rows are written after it.
-  const shared = await shareScene(ctx.pool, data);
+  const prepared = await prepareStudy(ctx, def);
+  const { layout, tasks } = prepared;
   const params: StudyParams = { definition: def, layout };
-  const name = def.name ?? `${profiles.map((p) => p.id).filter((id, i, all) => all.indexOf(id) === i).join(' vs ')} in ${scene.info.name}`;
-  if (studyId === null) studyId = store.studies.create(name, def.sceneId, params as unknown as Record<string, unknown>).info.id;
+  if (studyId === null) studyId = store.studies.create(studyName(prepared), def.sceneId, params as unknown as Record<string, unknown>).info.id;
   const id = studyId;
 
-  const outputs: (StudyRunOutput | null)[] = specs.map(() => null);
-  const tasks = specs.map((spec, k) => {
-    const input: StudyRunInput = { scene: shared, profile: profiles[k]!, ...learnedNoiseFor(store, profiles[k]!), objects, spec };
-    return { task: 'study-run' as const, input };
-  });
+  const outputs: (StudyRunOutput | null)[] = tasks.map(() => null);
   const running = session.runner.submit({
     kind: 'study',
-    params: { study: id, sceneId: def.sceneId, loop: def.loop, simulation: def.simulation, seconds: def.seconds, seed: def.seed, runs: specs.length },
+    params: { study: id, sceneId: def.sceneId, loop: def.loop, simulation: def.simulation, seconds: def.seconds, seed: def.seed, runs: tasks.length },
     tasks,
     progressMessage: (fractions, k, message) => studyProgressMessage(def, fractions, k, message),
     onMessage: (m, _job, task) => {
       if (m.type === 'output' && m.name === 'study-run') outputs[task] = m.value as StudyRunOutput;
     },
-    onSuccess: () => {
-      const results = outputs.map((o, k) => {
-        if (!o) throw new Error(`study run ${k} returned no result`);
-        return sensorResult(o, def);
-      });
-      store.studies.storeResults(
-        id,
-        outputs.map((o, k) => ({ seq: k, profileId: o!.profileId, mount: def.sensors[k]!.mount, metrics: results[k]!, arrays: { ...o!.arrays, png: o!.png } })),
-      );
-      ctx.events.emit({ type: 'project', entity: 'studies', id });
-      return { study: id, sensors: results };
-    },
+    onSuccess: () => ({ study: id, sensors: storeStudyResults(ctx, id, def, outputs) }),
   });
   store.studies.setJob(id, running.job.id);
   ctx.events.emit({ type: 'project', entity: 'studies', id });

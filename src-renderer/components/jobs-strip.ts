@@ -15,6 +15,7 @@ const KIND_LABELS: Record<string, string> = {
   'extract-primitives': 'Primitive extraction',
   evaluate: 'Evaluation',
   study: 'Sensor study',
+  drive: 'Live drive',
   demo: 'Demo project',
   'label-propose': 'Label proposal',
 };

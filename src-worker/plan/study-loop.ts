@@ -34,6 +34,7 @@ import type { GroundField } from './ground-height';
 import { cellTruth, countFalseObstacles, footprintHits, obstacleDistance, solidObstacles, type TruthObject } from './ground-truth';
 import { PlanningMap } from './planning-map';
 import type { StudyMetrics, StudyRunArrays, StudyRunResult, StudyRunSpec } from './study-types';
+import type { StudyLiveFrame } from '../../src-common/study-results';
 import { mountPose, vehiclePose } from './vehicle';
 
 export interface StudyLoopDeps {
@@ -45,6 +46,8 @@ export interface StudyLoopDeps {
   objects: readonly TruthObject[];
   checkCancelled?: () => void;
   progress?: (fraction: number, message: string) => void;
+  /** Called after each scan (and its re-plan) with what the history gained: a live drive's frames. */
+  onFrame?: (frame: StudyLiveFrame) => void;
 }
 
 const CONTROL_DT = 0.05;
@@ -108,6 +111,18 @@ export function runStudyLoop(spec: StudyRunSpec, deps: StudyLoopDeps): StudyRunR
     follower.setPath(Float64Array.from(planXY.view().subarray(2 * s, 2 * (s + n))));
   };
 
+  // The plans a live frame has not yet carried (plans made from planSent on).
+  let planSent = 0;
+  const takePlans = (): StudyLiveFrame['plans'] => {
+    const out: StudyLiveFrame['plans'] = [];
+    const starts = planStart.view(), xy = planXY.view(), fr = planFrame.view();
+    for (let p = planSent; p < starts.length; p++) {
+      const end = p + 1 < starts.length ? starts[p + 1]! : xy.length / 2;
+      out.push({ frame: fr[p]!, xy: xy.slice(2 * starts[p]!, 2 * end) });
+    }
+    planSent = starts.length;
+    return out;
+  };
   const route = open ? (spec.route && spec.route.length >= 4 ? spec.route : [...spec.start, ...spec.goal]) : null;
   const routeEnd: [number, number] | null = route ? [route[route.length - 2]!, route[route.length - 1]!] : null;
   if (open) {
@@ -127,6 +142,7 @@ export function runStudyLoop(spec: StudyRunSpec, deps: StudyLoopDeps): StudyRunR
     deps.checkCancelled?.();
     const t0 = k * T;
     poses.pushAll([t0, state.x, state.y, ground.heightAt(state.x, state.y), state.yaw]);
+    const cloudMark = cloudFrame.length;
     // 1. drive for one scan
     for (let i = 0; i <= nSub; i++) {
       if (i > 0 && !stopped) {
@@ -200,9 +216,9 @@ export function runStudyLoop(spec: StudyRunSpec, deps: StudyLoopDeps): StudyRunR
     frameTime.push(t);
     frames = k + 1;
     deps.progress?.(frames / scans, `${profile.id}: ${t.toFixed(1)} of ${(scans * T).toFixed(1)} s`);
-    if (stopped && !open) break;
-    // 3. re-plan
-    if (!open) {
+    const last = stopped && !open;
+    // 3. re-plan (not after the last scan)
+    if (!open && !last) {
       const since = t - lastPlanT;
       if ((dirty && since >= spec.planner.minReplanIntervalS - 1e-9) || since >= spec.planner.replanPeriodS - 1e-9 || (!pathCells && since >= spec.planner.minReplanIntervalS - 1e-9)) {
         const next = plan(frames, state.x, state.y);
@@ -213,6 +229,21 @@ export function runStudyLoop(spec: StudyRunSpec, deps: StudyLoopDeps): StudyRunR
         dirty = false;
       }
     }
+    if (deps.onFrame) {
+      const rises = frameStart.last();
+      deps.onFrame({
+        frame: k,
+        time: t,
+        poseStart: poses.view().slice(poses.length - 5),
+        poseEnd: Float64Array.from([t, state.x, state.y, ground.heightAt(state.x, state.y), state.yaw]),
+        riseCell: eventCell.view().slice(rises),
+        riseCost: eventCost.view().slice(rises),
+        plans: takePlans(),
+        xyz: cloudXYZ.view().slice(3 * cloudMark),
+        classId: cloudClass.view().slice(cloudMark),
+      });
+    }
+    if (last) break;
   }
   poses.pushAll([t, state.x, state.y, ground.heightAt(state.x, state.y), state.yaw]);
 

@@ -14,6 +14,7 @@ import { groundFromScene, type GroundField } from '../plan/ground-height';
 import { objectsFromInstances, type TruthObject } from '../plan/ground-truth';
 import { runStudyLoop } from '../plan/study-loop';
 import type { StudyMetrics, StudyRunResult, StudyRunSpec } from '../plan/study-types';
+import type { StudyLiveFrame } from '../../src-common/study-results';
 import { pointsWindow, renderCostmap } from '../plan/costmap-image';
 import { encodePng } from './study-png';
 
@@ -25,6 +26,8 @@ export interface StudyRunInput {
   /** The scene's annotation entries, or null to take objects from its instances. */
   objects: TruthObject[] | null;
   spec: StudyRunSpec;
+  /** A live drive: post every scan's frame ('study-frame' outputs) as it is simulated. */
+  live?: boolean;
 }
 
 export interface StudyRunOutput extends StudyRunResult {
@@ -75,6 +78,14 @@ export function studyRunTask(input: StudyRunInput, ctx: TaskContext): StudyMetri
     objects,
     checkCancelled: () => ctx.checkCancelled(),
     progress: (f, m) => ctx.progress(f, m, f >= 1),
+    ...(input.live
+      ? {
+          onFrame: (frame: StudyLiveFrame) => {
+            const transfer = [frame.poseStart, frame.poseEnd, frame.riseCell, frame.riseCost, frame.xyz, frame.classId, ...frame.plans.map((p) => p.xy)].map((a) => a.buffer as ArrayBuffer);
+            ctx.post({ type: 'output', name: 'study-frame', value: frame }, transfer);
+          },
+        }
+      : {}),
   });
   // A closed loop ends early at the goal or a collision: the run is then done, whatever share of its seconds it used.
   const m = result.metrics;
