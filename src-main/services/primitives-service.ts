@@ -155,6 +155,11 @@ export async function generateMeshLibrary(ctx: ServiceContext, req: ParsedReques
   return { primitives: infos };
 }
 
+/** [x, y, z, yaw] of a yaw-only pose [tx, ty, tz, qx, qy, qz, qw]. */
+function footAndYaw(pose: ArrayLike<number>): [number, number, number, number] {
+  return [pose[0]!, pose[1]!, pose[2]!, 2 * Math.atan2(pose[5]!, pose[6]!)];
+}
+
 export async function startComposition(ctx: ServiceContext, req: ParsedRequest<'scenes.compose'>): Promise<RunningJob> {
   const session = ctx.requireSession();
   const { store } = session;
@@ -216,7 +221,9 @@ export async function startComposition(ctx: ServiceContext, req: ParsedRequest<'
         groundModel: req.groundModelId ?? null,
         counts: out.counts,
         bounds: out.bounds,
-        placements: out.plan.placements.map((p) => ({ entry: p.entryId, primitive: p.primitiveId, fallback: p.fallback, ...(p.cell ? { cell: p.cell } : {}) })),
+        groundZ: req.groundZ ?? null,
+        // Each placement's foot and yaw ([x, y, z, yaw], m and rad): the scene editor reopens a composed scene from them.
+        placements: out.plan.placements.map((p) => ({ entry: p.entryId, primitive: p.primitiveId, fallback: p.fallback, ...(p.cell ? { cell: p.cell } : {}), at: footAndYaw(p.pose) })),
       };
       const info = await store.scenes.createInTurns(name, meta, out.data as unknown as Record<string, unknown>, job.id);
       ctx.events.emit({ type: 'project', entity: 'scenes', id: info.id });

@@ -36,12 +36,32 @@ export function emptyState(terrain: TerrainSpec = DEFAULT_TERRAIN, mode: Compose
   return { terrain, mode, placements: [], nextKey: 1 };
 }
 
-/** A stored authored scene's meta (kind 'authored') as an editor state; null for other scenes. */
+/**
+ * A stored scene's meta as an editor state: an authored scene's terrain and placements as saved; a
+ * composed scene's placements at their feet and yaws (scale 1, their heights kept) on its ground —
+ * the fitted model's, or the flat ground over the scene's extent. Null for other scenes (and for
+ * scenes composed before their metadata kept the placements' poses).
+ */
 export function stateFromMeta(meta: Record<string, unknown>): EditorState | null {
-  if (meta.kind !== 'authored' || !meta.terrain || !Array.isArray(meta.placements)) return null;
   const mode = (['hybrid', 'voxel', 'mesh', 'physics'] as const).find((m) => m === meta.mode) ?? 'hybrid';
-  const placements = (meta.placements as Omit<EditorPlacement, 'key'>[]).map((p, i) => ({ ...p, key: i + 1 }));
-  return { terrain: meta.terrain as TerrainSpec, mode, placements, nextKey: placements.length + 1 };
+  const keyed = (list: Omit<EditorPlacement, 'key'>[]): EditorPlacement[] => list.map((p, i) => ({ ...p, key: i + 1 }));
+  if (meta.kind === 'authored' && meta.terrain && Array.isArray(meta.placements)) {
+    const placements = keyed(meta.placements as Omit<EditorPlacement, 'key'>[]);
+    return { terrain: meta.terrain as TerrainSpec, mode, placements, nextKey: placements.length + 1 };
+  }
+  if (meta.kind !== 'composed' || !Array.isArray(meta.placements)) return null;
+  const posed = (meta.placements as { primitive?: unknown; at?: unknown }[]).filter(
+    (p): p is { primitive: number; at: [number, number, number, number] } => typeof p.primitive === 'number' && Array.isArray(p.at) && p.at.length === 4 && p.at.every(Number.isFinite),
+  );
+  if (!posed.length || posed.length !== meta.placements.length) return null;
+  const b = meta.bounds as { min?: number[]; max?: number[] } | undefined;
+  let terrain: TerrainSpec;
+  if (typeof meta.groundModel === 'number') terrain = { kind: 'model', modelId: meta.groundModel };
+  else if (typeof meta.groundZ === 'number' && b?.min && b.max) terrain = { kind: 'flat', z: meta.groundZ, extent: { x0: b.min[0]!, y0: b.min[1]!, x1: b.max[0]!, y1: b.max[1]! } };
+  else return null;
+  const wrap = (a: number) => ((a % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
+  const placements = keyed(posed.map((p) => ({ primitiveId: p.primitive, x: p.at[0], y: p.at[1], z: p.at[2], yaw: wrap(p.at[3]), scale: 1 })));
+  return { terrain, mode, placements, nextKey: placements.length + 1 };
 }
 
 /** The foot height the scene will give a placement: its own z, else the ground under it (NaN off the terrain). */

@@ -11,6 +11,7 @@ import { cliTempHome, openCliServices, runCliOk } from '../../helpers/cli';
 import type { AppServices } from '../../../src-main/services/app-services';
 import type { AuthorResult } from '../../../src-main/api/contract';
 import { gridHeightAt } from '../../../src-common/scene-authoring';
+import { authorRequest, stateFromMeta } from '../../../src-renderer/components/scene-editor/editor-state';
 
 const tmp = cliTempHome();
 
@@ -18,10 +19,12 @@ describe('authored scene on a fitted model’s ground', () => {
   const project = join(tmp.dir, 'ground.thicket');
   let services: AppServices;
   let model = 0;
+  let composed = 0;
 
   beforeAll(async () => {
-    const demo = runCliOk(['demo', '--project', project, '--small', '--json'], tmp.env).json as { experiment: { models: { training: number } } };
+    const demo = runCliOk(['demo', '--project', project, '--small', '--json'], tmp.env).json as { experiment: { models: { training: number }; scenes: { testHybrid: number } } };
     model = demo.experiment.models.training;
+    composed = demo.experiment.scenes.testHybrid;
     services = await openCliServices(tmp.env.THICKET_HOME, project);
   }, 300_000);
   afterAll(async () => services?.close());
@@ -66,5 +69,27 @@ describe('authored scene on a fitted model’s ground', () => {
     expect(failed.error).toContain('placement 2: ');
     expect(failed.error).toContain('is outside the terrain (the ground of fitted model');
     expect((await services.call('scenes.list', {})).length).toBe(scenes);
+  });
+
+  it('reopens a composed scene in the editor and saves the same scene: its elements, bounds and classes', async () => {
+    const original = (await services.call('scenes.list', {})).find((s) => s.id === composed)!;
+    expect(original.meta.kind).toBe('composed');
+    const state = stateFromMeta(original.meta)!;
+    expect(state.terrain).toEqual({ kind: 'model', modelId: original.meta.groundModel });
+    expect(state.placements.length).toBe((original.meta.placements as unknown[]).length);
+    const { job } = await services.call('scenes.author', authorRequest(state, 'Composed, re-authored', composed));
+    const done = await services.whenJobSettled(job.id);
+    expect(done.state, done.error ?? '').toBe('done');
+    const r = done.result as unknown as AuthorResult;
+    expect(r.editedFrom).toBe(composed);
+    const [a, b] = await Promise.all([services.call('scenes.preview', { id: composed }), services.call('scenes.preview', { id: r.scene })]);
+    expect(b.triangles.total).toBe(a.triangles.total);
+    expect(b.gaussians.total).toBe(a.gaussians.total);
+    for (let i = 0; i < 3; i++) {
+      expect(b.bounds.min[i]).toBeCloseTo(a.bounds.min[i]!, 3);
+      expect(b.bounds.max[i]).toBeCloseTo(a.bounds.max[i]!, 3);
+    }
+    const classes = (p: typeof a) => [...new Set(p.gaussians.classIds)].sort();
+    expect(classes(b)).toEqual(classes(a));
   });
 });

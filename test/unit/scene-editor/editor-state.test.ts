@@ -94,6 +94,14 @@ describe('edits', () => {
     const s = edit.stateFromMeta(meta)!;
     expect(s.placements.map((p) => p.key)).toEqual([1, 2, 3]);
     expect(edit.stateFromMeta({ kind: 'composed' })).toBeNull();
+    // A composed scene: its placements' feet and yaws, scale 1, on its flat ground over its extent.
+    const composed = edit.stateFromMeta({ kind: 'composed', mode: 'mesh', groundModel: null, groundZ: 1.5, bounds: { min: [-5, -6, 1.5], max: [7, 8, 9] },
+      placements: [{ entry: 3, primitive: 2, fallback: false, at: [1, 2, 1.4, -Math.PI / 2] }] })!;
+    expect(composed.terrain).toEqual({ kind: 'flat', z: 1.5, extent: { x0: -5, y0: -6, x1: 7, y1: 8 } });
+    expect(composed.mode).toBe('mesh');
+    expect(composed.placements).toEqual([{ key: 1, primitiveId: 2, x: 1, y: 2, z: 1.4, yaw: 1.5 * Math.PI, scale: 1 }]);
+    // Composed before the poses were kept: nothing to open.
+    expect(edit.stateFromMeta({ kind: 'composed', groundZ: 0, bounds: { min: [0, 0, 0], max: [1, 1, 1] }, placements: [{ entry: 3, primitive: 2 }] })).toBeNull();
     const e = edit.estimate(s, lib, grid, null);
     // Two (primitive, scale) pairs stored once; 3 × 10 ellipsoids placed; 8 ground triangles.
     expect(e).toMatchObject({ placements: 3, unique: 2, ellipsoids: 30, voxels: 0, triangles: 0, groundTriangles: 8 });
