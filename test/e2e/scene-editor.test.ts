@@ -13,8 +13,9 @@ import { CAN_RUN_BROWSER, SHOTS, expectProjectName, useAppSession } from '../hel
 import { runCliOk } from '../helpers/cli';
 
 type Placed = { key: number; primitiveId: number; x: number; y: number; z: number; yaw: number; scale: number };
-type Hook = { ready: boolean; placements: () => Placed[]; screenOf: (x: number, y: number) => [number, number] | null };
+type Hook = { ready: boolean; placements: () => Placed[]; screenOf: (x: number, y: number) => [number, number] | null; selection: () => number[] };
 
+const selection = (page: Page) => page.evaluate(() => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.selection());
 const placements = (page: Page) => page.evaluate(() => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.placements());
 
 /** The page point over the ground at world (x, y). */
@@ -123,6 +124,35 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: the scene editor', () => {
     await page.getByTestId('scene-facts').waitFor({ timeout: 5_000 });
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(SHOTS, 'e2e-scene-editor-saved.png') });
+
+    // Edit it again: the editor opens with its placements; turn, scale, multi-select, duplicate, delete.
+    await page.getByTestId('scene-edit').click();
+    await page.getByTestId('scene-editor').waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('editor-canvas').getAttribute('data-ready'), { timeout: 30_000 }).toBe('true');
+    await expect.poll(async () => (await placements(page)).length, { timeout: 10_000 }).toBe(1 + expected);
+    expect((await page.getByTestId('history-entry').allTextContents()).map((t) => t.trim())).toEqual(['Opened “Edited by hand”']);
+    const moved = (await placements(page))[0]!;
+    await clickGround(page, moved.x, moved.y);
+    await expect.poll(() => selection(page), { timeout: 5_000 }).toEqual([moved.key]);
+    await page.keyboard.press('q');
+    await expect.poll(async () => (await placements(page))[0]!.yaw, { timeout: 5_000 }).toBeCloseTo(moved.yaw + Math.PI / 12, 9);
+    for (let i = 0; i < 30; i++) await page.keyboard.press('+');
+    const range = (await page.getByTestId('sel-scale-range').textContent())!;
+    const hi = Number(/–([\d.]+):/.exec(range)![1]);
+    expect((await placements(page))[0]!.scale).toBeCloseTo(hi, 3); // clamped to the class's band
+    const other = (await placements(page))[1 + expected - 1]!;
+    const at = await pointOf(page, other.x, other.y);
+    await page.keyboard.down('Shift');
+    await page.mouse.click(at.x, at.y);
+    await page.keyboard.up('Shift');
+    await expect.poll(async () => (await selection(page)).sort((a, b) => a - b), { timeout: 5_000 }).toEqual([moved.key, other.key].sort((a, b) => a - b));
+    await page.keyboard.press('Control+d');
+    await expect.poll(async () => (await placements(page)).length, { timeout: 5_000 }).toBe(3 + expected);
+    await page.keyboard.press('Delete');
+    await expect.poll(async () => (await placements(page)).length, { timeout: 5_000 }).toBe(1 + expected);
+    expect((await page.getByTestId('history-entry').allTextContents()).map((t) => t.trim())).toEqual([
+      'Opened “Edited by hand”', 'Rotate', ...Array.from({ length: (await page.getByTestId('history-entry').count()) - 4 }, () => 'Scale'), 'Duplicate 2', 'Delete 2',
+    ]);
     expect(session.errors).toEqual([]);
   }, 240_000);
 });
