@@ -53,8 +53,13 @@ export class PointStage {
       this.requestRender(100);
     });
     this.resizeObserver.observe(canvas);
+    // Also one frame when the scene turns ready: a mesh added late in a render window (its
+    // material still compiling) would otherwise show only at the next wake.
+    let wasReady = true;
     this.engine.runRenderLoop(() => {
-      if (performance.now() < this.renderUntil || !this.scene.isReady()) this.scene.render();
+      const ready = this.scene.isReady();
+      if (performance.now() < this.renderUntil || !ready || !wasReady) this.scene.render();
+      wasReady = ready;
     });
     this.requestRender(200);
   }

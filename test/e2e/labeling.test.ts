@@ -9,7 +9,11 @@
  * and Ctrl boxes and the brush on the canvas, the two
  * versions compared, confidence colouring and the `?` dialog; then a proposed object halved and
  * the halving undone, two objects grouped into a patch and ungrouped, a box's length set by hand
- * and the points inside it selected with O. Screenshots land in test-results/.
+ * and the points inside it selected with O. The 3D box tool: a face handle dragged out lengthens
+ * the object's box (undoably) and O then selects more points; the rotation handle turns it. Then
+ * the whole loop: primitives extracted from the labels from the Label page (a model fitted to the
+ * log there first), and a `.label` exported, imported back as a new version and exported again,
+ * byte for byte the same. Screenshots land in test-results/.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -259,6 +263,140 @@ describe.skipIf(!CAN_RUN_BROWSER || !HAS_SCAN)('browser mode: labelling a real s
     await page.screenshot({ path: join(SHOTS, 'e2e-label-box-edit.png') });
     await page.keyboard.press('Control+z');
     await expect.poll(() => editor.textContent(), { timeout: 5_000 }).toContain('fitted');
+    expect(session.errors).toEqual([]);
+  });
+  it('drags the 3D box\'s handles: a longer box selects more points, undoably; the ring turns it', async () => {
+    const { page } = session;
+    const rows = page.getByTestId('objects-list').locator('[data-testid^="object-"]');
+    // The longest object (the list shows each box as L × W × H m).
+    const sizes = (await rows.allTextContents()).map((t) => Number(/([\d.]+) × [\d.]+ × [\d.]+ m/.exec(t)?.[1] ?? 0));
+    const longest = sizes.indexOf(Math.max(...sizes));
+    await rows.nth(longest).click();
+    await page.getByTestId('top-view').click();
+    await page.mouse.move(5, 500);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('c');
+    const handle = (h: string) => page.getByTestId(`box-handle-${h}`);
+    await handle('+l').waitFor({ timeout: 5_000 });
+    const editor = page.getByTestId('box-editor');
+    const field = async (name: string) => Number(await editor.getByTestId(`box-${name}`).locator('input').inputValue());
+    const length0 = await field('L');
+    const yaw0 = await field('yaw°');
+    const selected = async () => (await hook(page))!.selected;
+    await page.keyboard.press('o');
+    await expect.poll(selected, { timeout: 5_000 }).toBeGreaterThan(0);
+    const inside0 = await selected();
+    const edits = await page.getByTestId('history-done').count();
+
+    // Drag the +length face's handle 60 px further out along the box's axis on the screen.
+    const mid = async (h: string) => { const b = (await handle(h).boundingBox())!; return [b.x + b.width / 2, b.y + b.height / 2] as const; };
+    const [cx, cy] = await mid('centre');
+    const [fx, fy] = await mid('+l');
+    const len = Math.hypot(fx - cx, fy - cy);
+    const [ux, uy] = [(fx - cx) / len, (fy - cy) / len];
+    await page.mouse.move(fx, fy);
+    await page.mouse.down();
+    await page.mouse.move(fx + 30 * ux, fy + 30 * uy, { steps: 3 });
+    await page.mouse.move(fx + 60 * ux, fy + 60 * uy, { steps: 3 });
+    await page.mouse.up();
+    await expect.poll(() => field('L'), { timeout: 5_000 }).toBeGreaterThan(length0 + 0.5);
+    expect(await editor.textContent()).toContain('set by hand');
+    expect(await page.getByTestId('history-done').count()).toBe(edits + 1);
+    // The handle followed the face: now about 60 px further out.
+    const [gx, gy] = await mid('+l');
+    expect(Math.abs(Math.hypot(gx - fx, gy - fy) - 60)).toBeLessThan(6);
+    await page.keyboard.press('o');
+    await expect.poll(selected, { timeout: 5_000 }).toBeGreaterThan(inside0);
+    await page.mouse.move(5, 500);
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(SHOTS, 'e2e-label-box3d.png') });
+
+    // The ring carried a quarter turn about the (moved) centre turns the box a quarter turn.
+    const [ox, oy] = await mid('centre');
+    const [rx, ry] = await mid('rotate');
+    const [dx, dy] = [rx - ox, ry - oy];
+    await page.mouse.move(rx, ry);
+    await page.mouse.down();
+    await page.mouse.move(ox + (dx - dy) * 0.7, oy + (dy + dx) * 0.7, { steps: 3 });
+    await page.mouse.move(ox - dy, oy + dx, { steps: 3 });
+    await page.mouse.up();
+    await expect.poll(async () => Math.abs(Math.abs(((await field('yaw°')) - yaw0 + 540) % 360 - 180) - 90), { timeout: 5_000 }).toBeLessThan(5);
+    expect(await page.getByTestId('history-done').count()).toBe(edits + 2);
+    await page.mouse.move(5, 500);
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(SHOTS, 'e2e-label-box3d-turned.png') });
+
+    // Both changes undo: the object's box is the fitted one again, and the 3D box with it.
+    await page.keyboard.press('Control+z');
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => editor.textContent(), { timeout: 5_000 }).toContain('fitted');
+    expect(await field('L')).toBeCloseTo(length0, 2);
+    await page.keyboard.press('o');
+    await expect.poll(selected, { timeout: 5_000 }).toBe(inside0);
+    await page.keyboard.press('v');
+    await expect.poll(() => handle('centre').count()).toBe(0);
+    expect(session.errors).toEqual([]);
+  });
+  it('extracts primitives from the labels, and a .label exported, imported back and exported again is the same file', async () => {
+    const { page, api } = session;
+    await page.keyboard.press('Escape');
+    // Extract primitives…: the edits are saved first; this log has no model yet, so fit one here.
+    await page.getByTestId('label-extract').click();
+    await expect.poll(() => hook(page), { timeout: 15_000 }).toMatchObject({ dirty: false, saving: false });
+    const version = (await hook(page))!.version!;
+    await page.getByTestId('extract-fit').click();
+    await page.getByTestId('fit-submit').click();
+    await expect.poll(() => page.getByTestId('fit-result').count(), { timeout: 300_000 }).toBe(1);
+    await page.locator('.n-drawer').filter({ has: page.getByTestId('fit-submit') }).getByRole('button', { name: 'Close', exact: true }).click();
+    await expect.poll(() => page.getByTestId('extract-reason').textContent(), { timeout: 15_000 }).toContain('Runs as a job');
+    await expect.poll(() => page.getByTestId('extract-labels').textContent(), { timeout: 10_000 }).toContain(`version ${version}`);
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(SHOTS, 'e2e-label-extract-drawer.png') });
+    const before = new Set((await api.call('primitives.list', {})).map((p) => p.id));
+    await page.getByTestId('extract-submit').click();
+    await expect.poll(() => page.getByTestId('extract-job').getAttribute('data-state'), { timeout: 180_000 }).toBe('done');
+    const result = (await page.getByTestId('extract-result').textContent())!;
+    expect(result).toMatch(new RegExp(`^\\s*\\d+ primitives from \\d+ segments \\(label version ${version}\\)`));
+    await page.screenshot({ path: join(SHOTS, 'e2e-label-extracted.png') });
+    const made = (await api.call('primitives.list', {})).filter((p) => !before.has(p.id));
+    expect(made.length).toBe(Number(/^\s*(\d+) primitives/.exec(result)![1]));
+    expect(made.length).toBeGreaterThan(0);
+    for (const p of made) expect(p).toMatchObject({ library: 'hybrid', sourceLogId: logId, origin: { labelVersion: version } });
+    await page.keyboard.press('Escape');
+    await page.getByTestId('extract-submit').waitFor({ state: 'hidden', timeout: 5_000 });
+
+    // Export a .label, import it back (a new version), export again: the same bytes, the same legend.
+    const legend = async () => (await page.getByTestId('color-legend').locator('.swatch').allTextContents()).map((t) => t.trim());
+    const counts = await legend();
+    const exportTo = async (path: string) => {
+      await page.getByTestId('label-export').click();
+      await page.getByTestId('label-file-dialog').waitFor();
+      await page.getByTestId('label-file-path').fill(path);
+      await page.getByTestId('label-file-start').click();
+      await page.getByTestId('label-file-dialog').waitFor({ state: 'hidden', timeout: 15_000 });
+      await expect.poll(() => page.getByTestId('label-notice').textContent(), { timeout: 5_000 }).toContain(path);
+    };
+    const first = join(session.dir, 'round-1.label'), second = join(session.dir, 'round-2.label');
+    await exportTo(first);
+    await page.getByTestId('label-import').click();
+    await page.getByTestId('label-file-dialog').waitFor();
+    await page.getByTestId('label-file-path').fill(first);
+    await page.getByTestId('label-file-start').click();
+    await page.getByTestId('label-file-dialog').waitFor({ state: 'hidden', timeout: 15_000 });
+    await expect.poll(async () => (await hook(page))?.version, { timeout: 15_000 }).toBe(version + 1);
+    await waitDrawn(page);
+    expect(await page.getByTestId('label-notice').textContent()).toContain(`Imported as version ${version + 1}`);
+    expect(await page.getByTestId('label-save-state').textContent()).toBe(`v${version + 1}`);
+    expect(await legend()).toEqual(counts);
+    await exportTo(second);
+    const a = readFileSync(first), b = readFileSync(second);
+    expect(b.length).toBe(4 * (await hook(page))!.points);
+    expect(b.equals(a)).toBe(true);
+    // Not an empty file: the classes and objects of the labels are in it.
+    const words = new Uint32Array(Uint8Array.from(a).buffer);
+    expect(words.filter((w) => w >>> 16 !== 0).length).toBeGreaterThan(100);
+    expect(new Set(Array.from(words, (w) => w & 0xffff)).size).toBeGreaterThan(2);
+    await page.screenshot({ path: join(SHOTS, 'e2e-label-reimported.png') });
     expect(session.errors).toEqual([]);
   });
 });

@@ -91,6 +91,8 @@ export class LabelScene {
   setEditBox(box: BoxValues | null, origin: readonly [number, number, number]): void {
     this.editBox?.dispose();
     this.editBox = box ? this.boxLines('edit-box', [box], origin, [1, 0.2, 0.75]) : null;
+    // Over the points and the objects' boxes (a rendering group of its own is drawn last, on a cleared depth).
+    if (this.editBox) this.editBox.renderingGroupId = 1;
     this.stage.requestRender();
   }
 
