@@ -17,7 +17,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   log: ['project', 'log', 'at'],
   noise: ['project', 'log', 'method', 'test-fraction', 'seed', 'name'],
   annotation: ['project', 'log', 'format', 'class-map', 'class-map-name', 'calibration', 'label-version', 'versions', 'out', 'force', 'min-height'],
-  bench: ['project', 'only', 'seconds', 'profile', 'megabytes', 'packets', 'small', 'seed', 'triangles', 'rays'],
+  bench: ['project', 'only', 'seconds', 'profile', 'megabytes', 'packets', 'points', 'small', 'seed', 'triangles', 'rays'],
   profile: ['project', 'id', 'name', 'model'],
   scene: ['project', 'kind', 'seed', 'param', 'name', 'annotation', 'library', 'mode', 'ground-model', 'ground-z', 'from-models'],
   simulate: [
