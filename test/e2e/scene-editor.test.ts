@@ -13,9 +13,16 @@ import { CAN_RUN_BROWSER, SHOTS, expectProjectName, useAppSession } from '../hel
 import { runCliOk } from '../helpers/cli';
 
 type Placed = { key: number; primitiveId: number; x: number; y: number; z: number; yaw: number; scale: number };
-type Hook = { ready: boolean; placements: () => Placed[]; screenOf: (x: number, y: number) => [number, number] | null; selection: () => number[] };
+type Hook = {
+  ready: boolean;
+  placements: () => Placed[];
+  screenOf: (x: number, y: number) => [number, number] | null;
+  selection: () => number[];
+  handles: () => { rotate: [number, number]; scale: [number, number] } | null;
+};
 
 const selection = (page: Page) => page.evaluate(() => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.selection());
+const handles = (page: Page) => page.evaluate(() => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.handles());
 const placements = (page: Page) => page.evaluate(() => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.placements());
 
 /** The page point over the ground at world (x, y). */
@@ -23,6 +30,16 @@ async function pointOf(page: Page, x: number, y: number): Promise<{ x: number; y
   const s = await page.evaluate(([wx, wy]) => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.screenOf(wx!, wy!), [x, y]);
   const box = (await page.getByTestId('editor-canvas').boundingBox())!;
   return { x: box.x + s![0], y: box.y + s![1] };
+}
+
+/** Presses at world (x0, y0) and releases at (x1, y1), moving in steps. */
+async function dragGround(page: Page, x0: number, y0: number, x1: number, y1: number): Promise<void> {
+  const a = await pointOf(page, x0, y0), b = await pointOf(page, x1, y1);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
+  await page.mouse.move(b.x, b.y, { steps: 5 });
+  await page.mouse.up();
 }
 
 async function clickGround(page: Page, x: number, y: number): Promise<void> {
@@ -136,6 +153,22 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: the scene editor', () => {
     await expect.poll(() => selection(page), { timeout: 5_000 }).toEqual([moved.key]);
     await page.keyboard.press('q');
     await expect.poll(async () => (await placements(page))[0]!.yaw, { timeout: 5_000 }).toBeCloseTo(moved.yaw + Math.PI / 12, 9);
+    // The blue handle turns it to face where it is dragged (± 0.05 rad); the orange one scales it so
+    // the handle follows the pointer: dragged to 1 m + 0.8 × the footprint's half side, scale × 0.8 (± 0.03).
+    let h = (await handles(page))!;
+    const yaw0 = moved.yaw + Math.PI / 12;
+    const r = Math.hypot(h.rotate[0] - moved.x, h.rotate[1] - moved.y);
+    await dragGround(page, h.rotate[0], h.rotate[1], moved.x + r * Math.cos(yaw0 + Math.PI / 2), moved.y + r * Math.sin(yaw0 + Math.PI / 2));
+    await expect.poll(async () => (await placements(page))[0]!.yaw, { timeout: 5_000 }).toBeCloseTo((yaw0 + Math.PI / 2) % (2 * Math.PI), 1);
+    expect(Math.abs((await placements(page))[0]!.yaw - ((yaw0 + Math.PI / 2) % (2 * Math.PI)))).toBeLessThan(0.05);
+    h = (await handles(page))!;
+    const s0 = (await placements(page))[0]!.scale;
+    const rs = Math.hypot(h.scale[0] - moved.x, h.scale[1] - moved.y);
+    const d = 0.8 * (rs - 1) + 1;
+    await dragGround(page, h.scale[0], h.scale[1], moved.x + ((h.scale[0] - moved.x) * d) / rs, moved.y + ((h.scale[1] - moved.y) * d) / rs);
+    await expect.poll(async () => Math.abs((await placements(page))[0]!.scale - 0.8 * s0), { timeout: 5_000 }).toBeLessThan(0.03);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(SHOTS, 'e2e-scene-editor-handles.png') });
     for (let i = 0; i < 30; i++) await page.keyboard.press('+');
     const range = (await page.getByTestId('sel-scale-range').textContent())!;
     const hi = Number(/–([\d.]+):/.exec(range)![1]);
@@ -151,7 +184,7 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: the scene editor', () => {
     await page.keyboard.press('Delete');
     await expect.poll(async () => (await placements(page)).length, { timeout: 5_000 }).toBe(1 + expected);
     expect((await page.getByTestId('history-entry').allTextContents()).map((t) => t.trim())).toEqual([
-      'Opened “Edited by hand”', 'Rotate', ...Array.from({ length: (await page.getByTestId('history-entry').count()) - 4 }, () => 'Scale'), 'Duplicate 2', 'Delete 2',
+      'Opened “Edited by hand”', 'Rotate', 'Turn', 'Resize', ...Array.from({ length: (await page.getByTestId('history-entry').count()) - 6 }, () => 'Scale'), 'Duplicate 2', 'Delete 2',
     ]);
     expect(session.errors).toEqual([]);
   }, 240_000);

@@ -19,6 +19,7 @@ import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
 import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder';
+import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
 import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
 import { PointStage } from '../../viewport/point-stage';
@@ -49,6 +50,17 @@ export interface EditorGestures {
   drag(dx: number, dy: number, done: boolean): void;
   /** A double-click on the ground (closes a polygon). */
   groundDoubleClick(): void;
+  /** A handle dragged to the ground point (x, y); `done` on release. */
+  handle(kind: HandleKind, x: number, y: number, done: boolean): void;
+}
+
+export type HandleKind = 'rotate' | 'scale';
+
+/** Where the selection's handles stand (world x, y), and the placement's foot they are drawn from. */
+export interface Handles {
+  foot: [number, number, number];
+  rotate: [number, number];
+  scale: [number, number];
 }
 
 const CLICK_SLOP_PX = 5;
@@ -64,7 +76,9 @@ export class EditorScene {
   private grid: TerrainGrid | null = null;
   private centre: [number, number, number] = [0, 0, 0];
   private shown: ProxyBox[] = [];
-  private press: { x: number; y: number; key: number | null; ground: [number, number] | null; dragging: boolean; moved: boolean } | null = null;
+  private press: { x: number; y: number; key: number | null; ground: [number, number] | null; dragging: boolean; moved: boolean; handle: HandleKind | null } | null = null;
+  private readonly handleMeshes: Record<HandleKind, Mesh>;
+  private handleLines: LinesMesh | null = null;
   gestures: EditorGestures | null = null;
 
   constructor(private readonly canvas: HTMLCanvasElement) {
@@ -88,6 +102,19 @@ export class EditorScene {
     this.boxes.thinInstanceEnablePicking = true;
     this.boxes.alwaysSelectAsActiveMesh = true;
     this.boxes.setEnabled(false);
+    const handleMaterial = (name: string, rgb: [number, number, number]) => {
+      const m = new StandardMaterial(name, scene);
+      m.emissiveColor = new Color3(...rgb);
+      m.disableLighting = true;
+      return m;
+    };
+    this.handleMeshes = {
+      rotate: CreateSphere('rotate-handle', { diameter: 0.6, segments: 8 }, scene),
+      scale: CreateSphere('scale-handle', { diameter: 0.6, segments: 8 }, scene),
+    };
+    this.handleMeshes.rotate.material = handleMaterial('rotate-handle', [0.35, 0.85, 1]);
+    this.handleMeshes.scale.material = handleMaterial('scale-handle', [1, 0.55, 0.25]);
+    for (const m of Object.values(this.handleMeshes)) m.setEnabled(false);
     // Capture on the stage: the gestures see a press before the camera does, so a drag of a
     // placement can take the pointer from the orbit control.
     const host = canvas.parentElement ?? canvas;
@@ -184,6 +211,26 @@ export class EditorScene {
     this.stage.requestRender(100);
   }
 
+  /** The selection's turn and scale handles, 30 cm over the ground, joined to the foot; null hides them. */
+  setHandles(h: Handles | null): void {
+    this.handleLines?.dispose();
+    this.handleLines = null;
+    for (const kind of ['rotate', 'scale'] as const) {
+      const m = this.handleMeshes[kind];
+      m.setEnabled(h !== null);
+      if (!h) continue;
+      const [x, y] = h[kind];
+      const g = this.grid ? gridHeightAt(this.grid, x, y) : NaN;
+      m.position = this.local(x, y, (Number.isFinite(g) ? g : h.foot[2]) + 0.3);
+    }
+    if (h) {
+      const f = this.local(h.foot[0], h.foot[1], h.foot[2] + 0.3);
+      const pos = new Float32Array([f.x, f.y, f.z, ...this.handleMeshes.rotate.position.asArray(), f.x, f.y, f.z, ...this.handleMeshes.scale.position.asArray()]);
+      this.handleLines = createLineList('handle-lines', this.stage.scene, pos, { color: [0.8, 0.8, 0.8], alpha: 1 });
+    }
+    this.stage.requestRender(100);
+  }
+
   /** The polygon being drawn (closed when `closed`), 20 cm over the ground. */
   setPolygon(points: readonly (readonly [number, number])[], closed: boolean): void {
     this.polygon?.dispose();
@@ -241,6 +288,13 @@ export class EditorScene {
   private readonly onDown = (e: PointerEvent) => {
     if (e.button !== 0 || e.target !== this.canvas) return;
     const [px, py] = this.canvasPoint(e);
+    const handle = this.handleAt(px, py);
+    if (handle) {
+      this.camera.detachControl();
+      e.stopPropagation();
+      this.press = { x: e.clientX, y: e.clientY, key: null, ground: null, dragging: false, moved: false, handle };
+      return;
+    }
     let key = this.placementAt(px, py);
     const ground = this.groundAt(px, py);
     const answer = key !== null && this.gestures ? this.gestures.placementDown(key, e.shiftKey) : 'ignore';
@@ -251,13 +305,25 @@ export class EditorScene {
       this.camera.detachControl();
       e.stopPropagation();
     }
-    this.press = { x: e.clientX, y: e.clientY, key, ground, dragging, moved: false };
+    this.press = { x: e.clientX, y: e.clientY, key, ground, dragging, moved: false, handle: null };
   };
+
+  private handleAt(px: number, py: number): HandleKind | null {
+    if (!this.handleMeshes.rotate.isEnabled()) return null;
+    const hit = this.stage.scene.pick(px, py, (m) => m === this.handleMeshes.rotate || m === this.handleMeshes.scale);
+    if (!hit?.hit) return null;
+    return hit.pickedMesh === this.handleMeshes.rotate ? 'rotate' : 'scale';
+  }
 
   private readonly onMove = (e: PointerEvent) => {
     const p = this.press;
     if (!p) return;
     if (Math.hypot(e.clientX - p.x, e.clientY - p.y) > CLICK_SLOP_PX) p.moved = true;
+    if (p.handle) {
+      const g = p.moved ? this.groundAt(...this.canvasPoint(e)) : null;
+      if (g) this.gestures?.handle(p.handle, g[0], g[1], false);
+      return;
+    }
     if (!p.dragging || !p.ground || !p.moved) return;
     const g = this.groundAt(...this.canvasPoint(e));
     if (g) this.gestures?.drag(g[0] - p.ground[0], g[1] - p.ground[1], false);
@@ -267,6 +333,12 @@ export class EditorScene {
     const p = this.press;
     this.press = null;
     if (!p) return;
+    if (p.handle) {
+      this.camera.attachControl(true);
+      const g = p.moved ? this.groundAt(...this.canvasPoint(e)) : null;
+      this.gestures?.handle(p.handle, g?.[0] ?? NaN, g?.[1] ?? NaN, true);
+      return;
+    }
     if (p.dragging) {
       this.camera.attachControl(true);
       const g = p.moved ? this.groundAt(...this.canvasPoint(e)) : null;

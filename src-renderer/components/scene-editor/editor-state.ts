@@ -167,6 +167,38 @@ export function remove(s: EditorState, keys: Iterable<number>): EditorState {
   return placements.length === s.placements.length ? s : { ...s, placements };
 }
 
+// ---------- handles ----------
+
+/** How far past a placement's footprint its handles stand (m). */
+const HANDLE_GAP = 1;
+
+/**
+ * The two handles of a placement, on the ground around its foot at radius r = half its larger
+ * footprint side × scale + 1 m: the turn handle along its yaw, the scale handle a quarter turn on.
+ */
+export function handlePoints(p: Pick<EditorPlacement, 'x' | 'y' | 'yaw' | 'scale'>, extents: readonly number[]): { rotate: [number, number]; scale: [number, number]; radius: number } {
+  const half = (Math.max(extents[0]!, extents[1]!) / 2) * p.scale;
+  const r = half + HANDLE_GAP;
+  const c = Math.cos(p.yaw), s = Math.sin(p.yaw);
+  return { rotate: [p.x + r * c, p.y + r * s], scale: [p.x - r * s, p.y + r * c], radius: r };
+}
+
+/**
+ * A handle of `anchor` dragged to the ground point (gx, gy): the turn handle turns every selected
+ * placement by what makes the anchor face the point; the scale handle scales them by what puts
+ * the anchor's handle at the point's distance (each clamped into its class's range).
+ */
+export function dragHandle(s: EditorState, keys: Iterable<number>, lib: Lib, anchor: EditorPlacement, kind: 'rotate' | 'scale', gx: number, gy: number): EditorState {
+  const dx = gx - anchor.x, dy = gy - anchor.y;
+  if (kind === 'rotate') return dx === 0 && dy === 0 ? s : rotate(s, keys, Math.atan2(dy, dx) - anchor.yaw);
+  const prim = lib.get(anchor.primitiveId);
+  if (!prim) return s;
+  const half = (Math.max(prim.extents[0], prim.extents[1]) / 2) * anchor.scale;
+  if (!(half > 0)) return s;
+  const factor = Math.max(0.01, (Math.hypot(dx, dy) - HANDLE_GAP) / half);
+  return rescale(s, keys, factor, lib);
+}
+
 /** The terrain or mode changed; placements left off the new terrain are dropped. */
 export function setTerrain(s: EditorState, terrain: TerrainSpec, inside: (x: number, y: number) => boolean): EditorState {
   return { ...s, terrain, placements: s.placements.filter((p) => inside(p.x, p.y)) };

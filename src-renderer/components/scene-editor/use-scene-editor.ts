@@ -16,7 +16,7 @@ import { useScenesStore } from '../../stores/scenes';
 import { EditHistory } from './edit-history';
 import * as edit from './editor-state';
 import { scatter, type Xy } from './scatter';
-import type { EditorGestures, ProxyBox } from './editor-scene';
+import type { EditorGestures, Handles, HandleKind, ProxyBox } from './editor-scene';
 
 export type Tool = 'select' | 'place' | 'polygon';
 
@@ -45,6 +45,7 @@ export function useSceneEditor(sceneId: Ref<number | null>) {
   const terrainError = ref('');
   const loadNote = ref('');
   const drag = shallowRef<{ dx: number; dy: number } | null>(null);
+  const handleDrag = shallowRef<{ kind: HandleKind; x: number; y: number } | null>(null);
   const saving = ref(false);
   const saveJobId = ref<number | null>(null);
   const name = ref('');
@@ -126,22 +127,42 @@ export function useSceneEditor(sceneId: Ref<number | null>) {
     { immediate: true },
   );
 
-  /** What the view draws: every placement on the ground (the dragged selection moved by the drag so far). */
+  /** The selection's first placement: its handles are drawn, and dragging them edits the whole selection. */
+  const anchor = computed(() => state.value.placements.find((p) => selection.value.has(p.key)) ?? null);
+
+  /** The document as drawn: with the drag or handle drag in progress applied (the same edit that releasing records). */
+  const shown = computed(() => {
+    const s = state.value, d = drag.value, h = handleDrag.value, a = anchor.value;
+    if (d) return edit.move(s, selection.value, d.dx, d.dy, inside);
+    if (h && a) return edit.dragHandle(s, selection.value, library.value, a, h.kind, h.x, h.y);
+    return s;
+  });
+
+  /** What the view draws: every placement as a box of its primitive's extents × scale on the ground. */
   const boxes = computed<ProxyBox[]>(() => {
-    const lib = library.value, sel = selection.value, d = drag.value, g = grid.value;
+    const lib = library.value, sel = selection.value, g = grid.value;
     const out: ProxyBox[] = [];
-    for (const p of state.value.placements) {
+    for (const p of shown.value.placements) {
       const prim = lib.get(p.primitiveId);
       if (!prim) continue;
-      const moving = d && sel.has(p.key);
-      const at = moving ? { x: p.x + d.dx, y: p.y + d.dy } : { x: p.x, y: p.y, z: p.z };
       out.push({
-        key: p.key, x: at.x, y: at.y, z: edit.footZ(g, at), yaw: p.yaw,
+        key: p.key, x: p.x, y: p.y, z: edit.footZ(g, p), yaw: p.yaw,
         size: [prim.extents[0] * p.scale, prim.extents[1] * p.scale, prim.extents[2] * p.scale],
         cls: prim.class, selected: sel.has(p.key),
       });
     }
     return out;
+  });
+
+  /** The anchor's turn and scale handles, in the select tool. */
+  const handles = computed<Handles | null>(() => {
+    const a0 = anchor.value;
+    if (!a0 || tool.value !== 'select' || drag.value) return null;
+    const a = shown.value.placements.find((p) => p.key === a0.key)!;
+    const prim = library.value.get(a.primitiveId);
+    if (!prim) return null;
+    const h = edit.handlePoints(a, prim.extents);
+    return { foot: [a.x, a.y, edit.footZ(grid.value, a)], rotate: h.rotate, scale: h.scale };
   });
 
   const selected = computed(() => state.value.placements.filter((p) => selection.value.has(p.key)));
@@ -194,6 +215,16 @@ export function useSceneEditor(sceneId: Ref<number | null>) {
     },
     groundDoubleClick() {
       if (tool.value === 'polygon' && polygon.value.length >= 3) polygonClosed.value = true;
+    },
+    handle(kind, x, y, done) {
+      const a = anchor.value;
+      if (!done) {
+        handleDrag.value = { kind, x, y };
+        return;
+      }
+      handleDrag.value = null;
+      if (!a || !Number.isFinite(x)) return;
+      commit(kind === 'rotate' ? 'Turn' : 'Resize', edit.dragHandle(state.value, selection.value, library.value, a, kind, x, y));
     },
   };
 
@@ -289,7 +320,7 @@ export function useSceneEditor(sceneId: Ref<number | null>) {
 
   return {
     history, historyTick, state, selection, selected, tool, placing, polygon, polygonClosed, grid, terrainError, loadNote,
-    library, boxes, estimate, saving, saveJob, name, editedFrom, gestures,
+    library, boxes, handles, estimate, saving, saveJob, name, editedFrom, gestures,
     canUndo, canRedo, undo, redo, goTo, startPlacing, setTool, closePolygon, scatterIn, setFields, rotateSelected, scaleSelected,
     duplicateSelected, deleteSelected, setTerrain, setMode, save,
   };

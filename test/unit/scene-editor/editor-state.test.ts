@@ -107,4 +107,22 @@ describe('edits', () => {
     expect(e).toMatchObject({ placements: 3, unique: 2, ellipsoids: 30, voxels: 0, triangles: 0, groundTriangles: 8 });
     expect(e.memoryBytes).toBe(67 * 8 + 154 * 20 + 185 * 4);
   });
+
+  it('puts the handles around the foot and turns or scales by where they are dragged', () => {
+    const { state: s, keys: [k] } = edit.place(edit.emptyState(), lib, 1, 1, 1, Math.PI / 2);
+    const a = s.placements[0]!;
+    // Medium tree, footprint 1 × 1 at scale 1: radius 0.5 + 1 m; turn handle along the yaw (+y), scale handle a quarter turn on (−x).
+    const h = edit.handlePoints(a, [1, 1, 9.4]);
+    expect(h.radius).toBe(1.5);
+    expect(h.rotate[0]).toBeCloseTo(1, 12);
+    expect(h.rotate[1]).toBeCloseTo(2.5, 12);
+    expect(h.scale[0]).toBeCloseTo(-0.5, 12);
+    expect(h.scale[1]).toBeCloseTo(1, 12);
+    const turned = edit.dragHandle(s, [k!], lib, a, 'rotate', 2, 1);
+    expect(turned.placements[0]!.yaw).toBe(0);
+    expect(edit.dragHandle(s, [k!], lib, a, 'rotate', 1, 1)).toBe(s);
+    // Dragged to 1 m + 0.5 × 1.05: scale 1.05 (in the band); far out: the band's top.
+    expect(edit.dragHandle(s, [k!], lib, a, 'scale', 1 - 1.525, 1).placements[0]!.scale).toBeCloseTo(1.05, 12);
+    expect(edit.dragHandle(s, [k!], lib, a, 'scale', 1 - 50, 1).placements[0]!.scale).toBeCloseTo(Math.sqrt(9.4 * 13.4) / 9.4, 12);
+  });
 });
