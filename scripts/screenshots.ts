@@ -189,6 +189,14 @@ async function main(): Promise<void> {
     await page.getByTestId('evaluation-metrics').waitFor({ timeout: 15_000 });
     await viewportReady(page).catch(() => log('the evaluation viewport did not report ready'));
     await shot(page, 'evaluation');
+    // The same evaluation side by side, coloured by each paired ray's range error.
+    await page.getByTestId('evaluation-layout').getByText('Side by side').click();
+    await page.getByTestId('evaluation-colouring').getByText('Range error').click();
+    await page.getByTestId('evaluation-error-pairs').waitFor({ timeout: 120_000 });
+    await page
+      .waitForFunction(() => document.querySelectorAll('[data-testid="evaluation-side-by-side"] [data-testid="viewport-canvas"][data-ready="true"]').length === 2, undefined, { timeout: 60_000 })
+      .catch(() => log('the side-by-side views did not report ready'));
+    await shot(page, 'evaluation-range-error');
 
     await go(page, started.url, '/studies', 'study-row');
     await shot(page, 'studies');
