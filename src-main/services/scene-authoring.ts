@@ -90,6 +90,7 @@ export async function startAuthoring(ctx: ServiceContext, req: ParsedRequest<'sc
         kind: 'authored',
         mode: req.mode,
         terrain: req.terrain,
+        ground: out.ground,
         editedFrom: req.editedFrom ?? null,
         objects: req.placements.length,
         triangles: out.stats.triangles,

@@ -41,6 +41,8 @@ export interface AuthorSceneOutput {
   /** Each placement's foot height as built (m). */
   heights: number[];
   uniquePrimitives: number;
+  /** The terrain in words: "flat at 0 m over [-25, 25] × [-25, 25]". */
+  ground: string;
   stats: { triangles: number; ellipsoids: number; voxels: number; instances: number; memoryBytes: number; buildMs: number };
   bounds: { min: [number, number, number]; max: [number, number, number] };
 }
@@ -64,6 +66,7 @@ export function authorSceneTask(input: AuthorSceneInput, ctx: TaskContext): Auth
     data: scene.data,
     heights: Array.from(scene.heights),
     uniquePrimitives: scene.counts.uniquePrimitives,
+    ground: terrain.describe,
     stats: { triangles: s.instancedTriangles, ellipsoids: s.instancedEllipsoids, voxels: s.instancedVoxels, instances: s.instances, memoryBytes: s.memoryBytes, buildMs: Math.round(scene.data.buildMs) },
     bounds: { min: [b[0]!, b[1]!, b[2]!], max: [b[3]!, b[4]!, b[5]!] },
   };

@@ -340,8 +340,8 @@ export function formatExtent(b: unknown): string {
   return `${d.map(fmt).join(' × ')} m`;
 }
 
-/** Keys of scene meta shown elsewhere (table columns, the kind's parameter list). */
-const META_SKIP = new Set(['kind', 'seed', 'params', 'name', 'bounds']);
+/** Keys of scene meta shown elsewhere (table columns, the kind's parameter list; an authored scene's terrain as its `ground` line). */
+const META_SKIP = new Set(['kind', 'seed', 'params', 'name', 'bounds', 'terrain']);
 
 function formatMetaNumber(key: string, v: number): string {
   if (/Bytes$/.test(key)) return v >= 1024 ** 2 ? `${(v / 1024 ** 2).toFixed(1)} MiB` : `${(v / 1024).toFixed(1)} KiB`;

@@ -43,6 +43,7 @@ describe('authored scenes (scenes.author)', () => {
     expect(result).toMatchObject({ mode: 'mesh', placements: 1, primitivesUsed: 1, editedFrom: null });
     expect(scene.name).toBe('One tree');
     expect(scene.meta).toMatchObject({ kind: 'authored', objects: 1, editedFrom: null, terrain: { kind: 'flat', z: 2 } });
+    expect(scene.meta.ground).toBe('flat at 2 m over [-20, 20] × [-15, 15]');
     // The ground spans the extent at z = 2; the tree's top is its height × scale above it (± 2 %: a mesh's leaves may pass its box a little).
     const b = scene.meta.bounds as { min: number[]; max: number[] };
     expect(b.min[0]).toBeCloseTo(extent.x0, 3);
