@@ -18,6 +18,7 @@ const routes: RouteRecordRaw[] = [
   { path: '/scenes', component: () => import('./views/ScenesView.vue') },
   { path: '/scenes/new', component: () => import('./views/SceneEditorView.vue') },
   { path: '/scenes/:id(\\d+)/edit', component: () => import('./views/SceneEditorView.vue'), props: (r) => ({ id: Number(r.params.id) }) },
+  { path: '/scenes/:id(\\d+)/drive', component: () => import('./views/LiveDriveView.vue'), props: (r) => ({ id: Number(r.params.id) }) },
   { path: '/runs/:id(\\d+)', component: () => import('./views/RunView.vue'), props: (r) => ({ id: Number(r.params.id) }) },
   { path: '/evaluation', component: () => import('./views/EvaluationView.vue') },
   { path: '/studies', component: () => import('./views/StudiesView.vue') },

@@ -14,7 +14,7 @@ import type { StudyRunOutput } from '../../src-worker/tasks/study-run';
 import type { StudyLiveFrame } from '../../src-common/study-results';
 import type { ServiceContext } from './service-context';
 import type { ProjectSession } from './project-session';
-import { prepareStudy, storeStudyResults, studyName, studyProgressMessage, type PreparedStudy } from './study-service';
+import { prepareStudy, sensorResult, storeStudyResults, studyName, studyProgressMessage, type PreparedStudy } from './study-service';
 
 /** Finished drives kept per session for drive.save. */
 const MAX_HELD = 4;
@@ -62,7 +62,7 @@ export async function startDrive(ctx: ServiceContext, req: ParsedRequest<'drive.
     onSuccess: () => {
       const drive = drives.get(jobId);
       if (drive) drive.done = true;
-      return { sensors: prepared.tasks.length };
+      return { sensors: outputs.map((o, k) => (o ? sensorResult(o, def) : missingRun(k))) };
     },
   });
   jobId = running.job.id;
@@ -70,6 +70,10 @@ export async function startDrive(ctx: ServiceContext, req: ParsedRequest<'drive.
   // Keep the newest drives only (a Map iterates in insertion order).
   for (const id of drives.keys()) if (drives.size > MAX_HELD) drives.delete(id);
   return { job: running, layout: prepared.layout, runs: prepared.def.sensors.map((s, seq) => ({ seq, profileId: prepared.profileIds[seq]!, mount: s.mount })) };
+}
+
+function missingRun(k: number): never {
+  throw new Error(`drive run ${k} returned no result`);
 }
 
 /** Stores a finished drive as a study (once; saving it again answers the same study). */

@@ -168,7 +168,7 @@ export async function startStudy(ctx: ServiceContext, req: ParsedRequest<'study.
   return { job: running, study: store.studies.read(id)!.info };
 }
 
-function sensorResult(o: StudyRunOutput, def: StudyDefinition): StudySensorResult {
+export function sensorResult(o: StudyRunOutput, def: StudyDefinition): StudySensorResult {
   const m = o.metrics;
   return {
     seq: o.seq,
