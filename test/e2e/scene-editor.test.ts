@@ -186,6 +186,15 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: the scene editor', () => {
     expect((await page.getByTestId('history-entry').allTextContents()).map((t) => t.trim())).toEqual([
       'Opened “Edited by hand”', 'Rotate', 'Turn', 'Resize', ...Array.from({ length: (await page.getByTestId('history-entry').count()) - 6 }, () => 'Scale'), 'Duplicate 2', 'Delete 2',
     ]);
+    // Built for mesh, the hybrid primitives have nothing to build: saving is refused with the placement named, until undone.
+    await page.getByTestId('editor-mode').click();
+    await page.locator('.n-base-select-option', { hasText: /^mesh$/ }).click();
+    await expect.poll(() => page.getByTestId('editor-problem').textContent(), { timeout: 5_000 }).toMatch(/^placement 1: primitive \d+ has no elements for the mesh mode/);
+    expect(await page.getByTestId('editor-save').isDisabled()).toBe(true);
+    await page.getByTestId('editor-canvas').focus();
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => page.getByTestId('editor-problem').count(), { timeout: 5_000 }).toBe(0);
+    expect(await page.getByTestId('editor-save').isDisabled()).toBe(false);
     expect(session.errors).toEqual([]);
   }, 240_000);
 });

@@ -7,7 +7,7 @@
 import { computed, onBeforeUnmount, ref, shallowRef, watch, type Ref } from 'vue';
 import { useRouter } from 'vue-router';
 import type { PrimitiveInfo } from '../../../src-main/api/contract';
-import type { TerrainGrid } from '../../../src-common/scene-authoring';
+import { placementProblem, type TerrainGrid } from '../../../src-common/scene-authoring';
 import { api } from '../../api';
 import { useAppStore } from '../../stores/app';
 import { useJobsStore } from '../../stores/jobs';
@@ -276,8 +276,18 @@ export function useSceneEditor(sceneId: Ref<number | null>) {
   });
   const estimate = computed(() => edit.estimate(state.value, library.value, grid.value, modelTriangles.value));
 
+  /** Why the document cannot be saved as it is (the host's own checks, and the mode's elements), or ''. */
+  const problem = computed(() => {
+    const s = state.value, lib = library.value;
+    const p = placementProblem(s.placements, lib, inside, 'the terrain shown');
+    if (p) return p;
+    const has = (c: PrimitiveInfo['counts']) => (s.mode === 'hybrid' ? c.ellipsoids : s.mode === 'voxel' ? c.voxels : c.triangles) > 0;
+    const k = s.placements.findIndex((q) => !has(lib.get(q.primitiveId)!.counts));
+    return k < 0 ? '' : `placement ${k + 1}: primitive ${s.placements[k]!.primitiveId} has no elements for the ${s.mode} mode (choose another mode, or delete it)`;
+  });
+
   async function save(): Promise<void> {
-    if (saving.value) return;
+    if (saving.value || problem.value) return;
     saving.value = true;
     const job = await scenes.author(edit.authorRequest(state.value, name.value, editedFrom.value));
     if (!job) saving.value = false;
@@ -320,7 +330,7 @@ export function useSceneEditor(sceneId: Ref<number | null>) {
 
   return {
     history, historyTick, state, selection, selected, tool, placing, polygon, polygonClosed, grid, terrainError, loadNote,
-    library, boxes, handles, estimate, saving, saveJob, name, editedFrom, gestures,
+    library, boxes, handles, estimate, problem, saving, saveJob, name, editedFrom, gestures,
     canUndo, canRedo, undo, redo, goTo, startPlacing, setTool, closePolygon, scatterIn, setFields, rotateSelected, scaleSelected,
     duplicateSelected, deleteSelected, setTerrain, setMode, save,
   };
