@@ -195,6 +195,14 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: the scene editor', () => {
     await page.keyboard.press('Control+z');
     await expect.poll(() => page.getByTestId('editor-problem').count(), { timeout: 5_000 }).toBe(0);
     expect(await page.getByTestId('editor-save').isDisabled()).toBe(false);
+
+    // A procedural terrain: the placements stand on its relief (their feet no longer all at one height).
+    await page.getByTestId('terrain-kind').click();
+    await page.locator('.n-base-select-option', { hasText: /^Procedural/ }).click();
+    await expect.poll(async () => new Set((await placements(page)).map((q) => q.z.toFixed(3))).size, { timeout: 30_000 }).toBeGreaterThan(3);
+    await expect.poll(() => page.getByTestId('editor-canvas').getAttribute('data-ready'), { timeout: 30_000 }).toBe('true');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(SHOTS, 'e2e-scene-editor-procedural.png') });
     expect(session.errors).toEqual([]);
   }, 240_000);
 });
