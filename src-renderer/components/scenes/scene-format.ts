@@ -3,7 +3,7 @@
  * the generator's kind-specific parameters, the requests the two forms send, and the
  * display of scene metadata, trajectories and hit ratios.
  */
-import { SCENE_KINDS, SCENE_SIMULATION_MODES, type SceneKind, type SimulationMode } from '../../../src-common/modes';
+import { SCENE_KINDS, SCENE_SIMULATION_MODES, type SceneKind, type SceneSimulationMode, type SimulationMode } from '../../../src-common/modes';
 import type { ProfileSummary, Request, RunInfo } from '../../../src-main/api/contract';
 import { formatCompact, formatCount, formatDuration, formatMetres, formatYesNo } from '../../format';
 import { finite, finiteOrNull as num, type Checked } from '../../form-check';
@@ -11,6 +11,9 @@ import type { Legend } from '../../viewport/cloud-colors';
 import { SITE_CLASS_NAMES } from '../../../src-common/classes';
 import { GENERATED_TRAIL_SENSOR_HEIGHT_M } from '../../../src-common/scene-meta';
 import { defaultPlacement, placementFields, type PlacementForm } from './simulate-placement';
+import { defaultSource, sourceFields, sourceMode, type SourceFields, type SourceForm, type TrajectoryKind } from './simulate-source';
+
+export type { TrajectoryKind } from './simulate-source';
 
 // ---------- scene generation ----------
 
@@ -100,7 +103,7 @@ export function generateRequest(kind: SceneKind, seed: number, name: string, par
 // ---------- simulation ----------
 
 // Scene modes only: the neighbour simulator replays a drive log, not a scene (simulate.start's neighbourLogId).
-export const MODE_OPTIONS: { value: SimulationMode; label: string; hint: string }[] = SCENE_SIMULATION_MODES.map((m) => ({
+export const MODE_OPTIONS: { value: SceneSimulationMode; label: string; hint: string }[] = SCENE_SIMULATION_MODES.map((m) => ({
   value: m,
   label: m,
   hint: {
@@ -146,18 +149,16 @@ export function formatRunEstimate(seconds: number | null, profile: Pick<ProfileS
   return `≈ ${r} revolution${r === 1 ? '' : 's'} · ${formatCompact(seconds * profile.raysPerSecond)} rays`;
 }
 
-/** 'rays': fire exactly a drive log's own rays from its own poses (simulate.start's raysFromLogId). */
-export type TrajectoryKind = 'static' | 'straight' | 'trail' | 'log' | 'rays';
-
 /** Whether a scene carries a trail to drive along (the off-road and hybrid-strip generators add one). */
 export function hasTrail(meta: Record<string, unknown> | undefined): boolean {
   return Array.isArray(meta?.trail) && meta.trail.length >= 2;
 }
 
-export interface SimulateForm extends PlacementForm {
-  sceneId: number | null;
+/** The Simulate form: its source (scene, fitted model or neighbour replay), sensor, trajectory and placement. */
+export interface SimulateForm extends PlacementForm, SourceForm {
   profileId: string | null;
-  mode: SimulationMode;
+  /** The engine's mode for a scene or a model (the neighbour source is its own mode). */
+  mode: SceneSimulationMode;
   seed: number | null;
   name: string;
   trajectoryKind: TrajectoryKind;
@@ -174,7 +175,7 @@ export interface SimulateForm extends PlacementForm {
 
 export function defaultSimulateForm(): SimulateForm {
   return {
-    sceneId: null,
+    ...defaultSource(),
     profileId: 'vlp16',
     mode: 'hybrid',
     seed: 1,
@@ -193,8 +194,10 @@ export function defaultSimulateForm(): SimulateForm {
 
 /** The simulate request for a filled form, or why it cannot be sent yet. */
 export function simulateRequest(f: SimulateForm): Checked<Request<'simulate.start'>> {
-  if (f.sceneId === null) return { ok: false, reason: 'Choose a scene' };
-  if (f.trajectoryKind === 'rays') return raysRequest(f, f.sceneId);
+  const source = sourceFields(f);
+  if (!source.ok) return source;
+  if (f.trajectoryKind === 'rays') return raysRequest(f, source.value);
+  if (f.trajectoryKind === 'trail' && f.source === 'neighbour') return { ok: false, reason: 'The neighbour simulator has no trail: choose Drive log' };
   if (!f.profileId) return { ok: false, reason: 'Choose a sensor profile' };
   let trajectory: Request<'simulate.start'>['trajectory'];
   if (f.trajectoryKind === 'trail') {
@@ -220,9 +223,9 @@ export function simulateRequest(f: SimulateForm): Checked<Request<'simulate.star
   const placement = placementFields(f);
   if (!placement.ok) return placement;
   const value: Request<'simulate.start'> = {
-    sceneId: f.sceneId,
+    ...source.value,
     profileId: f.profileId,
-    mode: f.mode,
+    mode: sourceMode(f.source, f.mode),
     seed: finite(f.seed) ? Math.max(0, Math.trunc(f.seed)) : 1,
     trajectory,
     ...placement.value,
@@ -230,13 +233,13 @@ export function simulateRequest(f: SimulateForm): Checked<Request<'simulate.star
   return { ok: true, value: withCommon(value, f) };
 }
 
-/** A log's own rays: no trajectory and no mount; the log's profile unless one is chosen. */
-function raysRequest(f: SimulateForm, sceneId: number): Checked<Request<'simulate.start'>> {
+/** A log's own rays (from any source): no trajectory and no mount; the log's profile unless one is chosen. */
+function raysRequest(f: SimulateForm, source: SourceFields): Checked<Request<'simulate.start'>> {
   if (f.logId === null) return { ok: false, reason: 'Choose a drive log' };
   const value: Request<'simulate.start'> = {
-    sceneId,
+    ...source,
     ...(f.profileId ? { profileId: f.profileId } : {}),
-    mode: f.mode,
+    mode: sourceMode(f.source, f.mode),
     seed: finite(f.seed) ? Math.max(0, Math.trunc(f.seed)) : 1,
     raysFromLogId: f.logId,
   };
@@ -244,7 +247,7 @@ function raysRequest(f: SimulateForm, sceneId: number): Checked<Request<'simulat
 }
 
 function withCommon(value: Request<'simulate.start'>, f: SimulateForm): Request<'simulate.start'> {
-  if (usesRangeSampler(f.mode)) value.rangeSampler = f.rangeSampler;
+  if (f.source !== 'neighbour' && usesRangeSampler(f.mode)) value.rangeSampler = f.rangeSampler;
   const name = f.name.trim();
   if (name) value.name = name.slice(0, 255);
   return value;
