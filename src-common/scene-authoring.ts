@@ -107,3 +107,9 @@ export function placementProblem(
 export function inExtent(e: Extent, x: number, y: number): boolean {
   return x >= e.x0 && x <= e.x1 && y >= e.y0 && y <= e.y1;
 }
+
+/**
+ * The sensor preview's answer when its worker no longer holds the scene the host named by key
+ * (src-worker/tasks/sensor-preview.ts): the host then sends the scene again.
+ */
+export const SENSOR_PREVIEW_NOT_HELD = 'sensor-preview: scene not held';

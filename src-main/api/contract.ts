@@ -420,6 +420,24 @@ export const requestSchemas = {
       editedFrom: z.number().int().positive().optional(),
     })
     .strict(),
+  /**
+   * What a sensor sees while a scene is authored (docs/design.md, *Scene editor*): one revolution
+   * of `profileId` at `mount` on a vehicle standing at (x, y) heading `yawDeg`, simulated in a
+   * worker over the editor's terrain and placements as they are (checked as scenes.author checks
+   * them; nothing is stored). The worker keeps the scene it built, so moving the vehicle only
+   * re-simulates.
+   */
+  'scenes.sensorPreview': z
+    .object({
+      mode: z.enum(SCENE_SIMULATION_MODES).default('hybrid'),
+      terrain: TerrainSpecSchema,
+      placements: z.array(AuthoredPlacementSchema).max(20_000),
+      profileId: z.string().min(1).max(128),
+      mount: StudyMount.prefault({}),
+      vehicle: z.object({ x: z.number().finite(), y: z.number().finite(), yawDeg: z.number().finite().default(0), length: z.number().min(0.2).max(20).default(2.5), width: z.number().min(0.2).max(20).default(1.5) }).strict(),
+      seed: Seed.default(1),
+    })
+    .strict(),
   'runs.list': empty,
   'runs.get': z.object({ id: Id }).strict(),
   'runs.delete': z.object({ id: Id }).strict(),
@@ -1072,6 +1090,22 @@ export interface ScenePreviewData {
   voxelTau: number;
 }
 
+/** One revolution over an authored scene (scenes.sensorPreview). */
+export interface SensorPreview {
+  /** Hits in the world frame and their ground-truth class. */
+  xyz: Float32Array;
+  classId: Uint8Array;
+  /** The sensor (world) and the ground under the vehicle's centre. */
+  sensor: [number, number, number];
+  groundZ: number;
+  rays: number;
+  hits: number;
+  /** Whether the scene was built for this preview (else the worker's kept one was used), and the times (ms). */
+  built: boolean;
+  buildMs: number;
+  simulateMs: number;
+}
+
 /** The result of a scenes.author job. */
 export interface AuthorResult {
   scene: number;
@@ -1313,6 +1347,7 @@ export interface Responses {
   'scenes.compose': { job: JobInfo };
   'scenes.terrain': TerrainGrid;
   'scenes.author': { job: JobInfo };
+  'scenes.sensorPreview': SensorPreview;
   'fit.start': { job: JobInfo };
   'profiles.list': ProfileSummary[];
   'profiles.get': SensorProfile;

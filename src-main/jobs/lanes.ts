@@ -12,6 +12,7 @@ export const INTERACTIVE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>([
   'log-timeline',
   'preview-scene',
   'editor-terrain',
+  'sensor-preview',
   'profile-read',
   'profile-pattern',
   'prepare-import',

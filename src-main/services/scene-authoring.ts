@@ -57,7 +57,14 @@ function checkRequest(session: ProjectSession, req: ParsedRequest<'scenes.author
   return library;
 }
 
-export async function startAuthoring(ctx: ServiceContext, req: ParsedRequest<'scenes.author'>): Promise<RunningJob> {
+/** What building a request's scene needs: the terrain's model ground, the library's primitives used, and the thresholds they were fitted with. */
+export type AuthoredSceneSpec = Omit<AuthorSceneInput, 'placements' | 'terrain' | 'mode'>;
+
+/**
+ * Checks a scenes.author-shaped request against the project and reads what its scene is built
+ * from (the editor's sensor preview builds the same scene unsaved, sensor-preview.ts).
+ */
+export async function authoredSceneSpec(ctx: ServiceContext, req: ParsedRequest<'scenes.author'>): Promise<AuthoredSceneSpec> {
   const session = ctx.requireSession();
   const { store } = session;
   const infos = checkRequest(session, req);
@@ -76,7 +83,14 @@ export async function startAuthoring(ctx: ServiceContext, req: ParsedRequest<'sc
     if (typeof sourceModel.params.voxelTau === 'number') scalars.voxelTau = sourceModel.params.voxelTau;
     scalars.ellipsoidHitFalloff = sourceModel.params.ellipsoidHitFalloff === 1;
   }
-  const input: AuthorSceneInput = { terrain: req.terrain, ...(model ? { model } : {}), placements: req.placements, library, mode: req.mode, ...scalars };
+  return { ...(model ? { model } : {}), library, ...scalars };
+}
+
+export async function startAuthoring(ctx: ServiceContext, req: ParsedRequest<'scenes.author'>): Promise<RunningJob> {
+  const session = ctx.requireSession();
+  const { store } = session;
+  const spec = await authoredSceneSpec(ctx, req);
+  const input: AuthorSceneInput = { terrain: req.terrain, placements: req.placements, mode: req.mode, ...spec };
   const name = req.name ?? (req.editedFrom !== undefined ? `${store.scenes.get(req.editedFrom)!.name} (edited)` : `Authored scene (${req.placements.length} placements)`);
   return session.runner.submit({
     kind: 'author-scene',

@@ -38,7 +38,7 @@ export function mountPose(m: MountSpec): Pose7 {
   return [m.x, m.y, m.height, q[0], q[1], q[2], q[3]];
 }
 
-export function vehiclePose(x: number, y: number, yaw: number, ground: GroundField, spec: VehicleSpec, out: Float64Array | number[], o = 0): void {
+export function vehiclePose(x: number, y: number, yaw: number, ground: Pick<GroundField, 'heightAt'>, spec: Pick<VehicleSpec, 'length' | 'width'>, out: Float64Array | number[], o = 0): void {
   const c = Math.cos(yaw), s = Math.sin(yaw);
   const hl = spec.length / 2, hw = spec.width / 2;
   const front = ground.heightAt(x + hl * c, y + hl * s), back = ground.heightAt(x - hl * c, y - hl * s);

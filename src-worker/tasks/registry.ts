@@ -35,6 +35,7 @@ import { splitLogTask } from './split-log';
 import { learnNoiseTask } from './learn-noise';
 import { riskTask } from './risk';
 import { authorSceneTask, editorTerrainTask } from './author-scene';
+import { sensorPreviewTask } from './sensor-preview';
 
 export const TASKS = {
   'import-log': importLog,
@@ -69,6 +70,7 @@ export const TASKS = {
   'model-scene': modelSceneTask,
   'preview-scene': previewSceneTask,
   'editor-terrain': editorTerrainTask,
+  'sensor-preview': sensorPreviewTask,
   'finish-fit': finishFitTask,
   'mesh-library': meshLibraryTask,
   'profile-read': profileReadTask,
