@@ -89,9 +89,10 @@ export function trajectoryChoices(source: SimulateSource, sceneHasTrail: boolean
 }
 
 /**
- * The neighbour simulator's default training log: one other than the log whose rays are fired
- * (replaying a log against itself copies its returns unless hits are left out), else any.
+ * The neighbour simulator's default training log: the newest other than the log whose rays are
+ * fired (replaying a log against itself copies its returns unless hits are left out; after a
+ * split, the newest other log is the training half), else the newest.
  */
 export function defaultNeighbourLog(logIds: readonly number[], firedLogId: number | null): number | null {
-  return logIds.find((id) => id !== firedLogId) ?? logIds[0] ?? null;
+  return logIds.findLast((id) => id !== firedLogId) ?? logIds.at(-1) ?? null;
 }

@@ -83,9 +83,11 @@ describe('simulate form: trajectories per source', () => {
     expect(rays.ok && 'mount' in rays.value).toBe(false);
   });
 
-  it('replays by default a log other than the one whose rays are fired', () => {
-    expect(defaultNeighbourLog([1, 2, 3], 1)).toBe(2);
-    expect(defaultNeighbourLog([1, 2, 3], null)).toBe(1);
+  it('replays by default the newest log other than the one whose rays are fired', () => {
+    // A capture (1) split into its training (2) and test (3) halves: scan 3's rays replay log 2.
+    expect(defaultNeighbourLog([1, 2, 3], 3)).toBe(2);
+    expect(defaultNeighbourLog([1, 2, 3], 1)).toBe(3);
+    expect(defaultNeighbourLog([1, 2, 3], null)).toBe(3);
     expect(defaultNeighbourLog([4], 4)).toBe(4);
     expect(defaultNeighbourLog([], 4)).toBe(null);
   });
