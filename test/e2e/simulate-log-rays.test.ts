@@ -106,6 +106,13 @@ describe.skipIf(!CAN_RUN_BROWSER || !HAS_SHARED_DATA)("browser mode: a log's ray
     expect(m.rays!.real).toBe(m.rays!.sim);
     // A model of scans 1–2 predicts the held-out scan 3 (the real-data experiment reaches F1 ≈ 0.9).
     expect(m.f1).toBeGreaterThan(0.5);
+
+    // The run's own view leads to the same evaluation form.
+    await page.evaluate((id) => (window.location.hash = `#/runs/${id}`), run);
+    await page.getByTestId('run-evaluate').click();
+    await page.getByTestId('evaluation-view').waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('evaluation-run').textContent(), { timeout: 15_000 }).toContain(`#${run} `);
+    await expect.poll(() => page.getByTestId('evaluation-log').textContent()).toBe(`#${test} ${testLog.name}`);
     expect(session.errors).toEqual([]);
   }, 600_000);
 });
