@@ -19,10 +19,12 @@ type Hook = {
   screenOf: (x: number, y: number) => [number, number] | null;
   selection: () => number[];
   handles: () => { rotate: [number, number]; scale: [number, number] } | null;
+  vehicle: () => { x: number; y: number; yawDeg: number } | null;
 };
 
 const selection = (page: Page) => page.evaluate(() => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.selection());
 const handles = (page: Page) => page.evaluate(() => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.handles());
+const vehicle = (page: Page) => page.evaluate(() => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.vehicle());
 const placements = (page: Page) => page.evaluate(() => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.placements());
 
 /** The page point over the ground at world (x, y). */
@@ -205,4 +207,60 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: the scene editor', () => {
     await page.screenshot({ path: join(SHOTS, 'e2e-scene-editor-procedural.png') });
     expect(session.errors).toEqual([]);
   }, 240_000);
+
+  it('previews what a sensor sees from a vehicle placed and dragged on the ground, then drives live from there and stores the study', async () => {
+    const { page, api } = session;
+    const scene = (await api.call('scenes.list', {})).find((x) => x.name === 'Edited by hand')!;
+    await page.getByTestId('nav-scenes').click();
+    await page.locator(`[data-testid="scene-row"][data-scene-id="${scene.id}"]`).click();
+    await page.getByTestId('scene-edit').click();
+    await page.getByTestId('scene-editor').waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('editor-canvas').getAttribute('data-ready'), { timeout: 30_000 }).toBe('true');
+    const sensor = page.getByTestId('editor-sensor');
+    expect(await page.getByTestId('sensor-drive').isDisabled()).toBe(false);
+
+    // Place the vehicle south of the middle: one VLP-16 revolution comes back and is drawn.
+    const before = (await placements(page)).length;
+    await page.getByTestId('sensor-place').click();
+    await clickGround(page, -6, -8);
+    await expect.poll(() => vehicle(page), { timeout: 5_000 }).toMatchObject({ x: expect.closeTo(-6, 0) as unknown as number, y: expect.closeTo(-8, 0) as unknown as number });
+    await expect.poll(async () => Number(await sensor.getAttribute('data-answered')), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+    const hits = Number(await sensor.getAttribute('data-hits'));
+    expect(hits).toBeGreaterThan(1000);
+    expect(await page.getByTestId('sensor-status').textContent()).toMatch(/of 2\d,\d{3} rays hit · scene built in \d+ ms, simulated in \d+ ms/);
+    // Placing the vehicle is not an edit of the scene.
+    expect((await placements(page)).length).toBe(before);
+    expect(await page.getByTestId('history-entry').count()).toBe(1);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(SHOTS, 'e2e-scene-editor-sensor.png') });
+
+    // Drag the vehicle: it re-simulates where it was dropped, over the scene already built.
+    const answered = Number(await sensor.getAttribute('data-answered'));
+    await dragGround(page, -6, -8, 2, -10);
+    await expect.poll(() => vehicle(page).then((v) => v && Math.hypot(v.x - 2, v.y + 10)), { timeout: 5_000 }).toBeLessThan(0.6);
+    await expect.poll(async () => Number(await sensor.getAttribute('data-answered')), { timeout: 60_000 }).toBeGreaterThan(answered);
+    await expect.poll(() => sensor.getAttribute('data-busy'), { timeout: 30_000 }).toBe('false');
+    expect(await page.getByTestId('sensor-status').textContent()).not.toMatch(/scene built/);
+    expect(await page.getByTestId('history-entry').count()).toBe(1);
+
+    // Drive live from the vehicle's place to the scene's default goal, and keep it as a study.
+    const v = (await vehicle(page))!;
+    await page.getByTestId('sensor-drive').click();
+    await page.getByTestId('live-drive').waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('drive-start').textContent()).toBe(`${v.x.toFixed(1)}, ${v.y.toFixed(1)}`);
+    await page.getByTestId('drive-pace').getByText('As simulated').click();
+    await page.getByTestId('drive-start-button').click();
+    await expect.poll(() => page.getByTestId('live-drive').getAttribute('data-state'), { timeout: 180_000 }).toBe('done');
+    await expect.poll(() => page.getByTestId('study-panel-status').textContent(), { timeout: 15_000 }).toMatch(/goal in/);
+    await page.getByTestId('drive-save').click();
+    await expect.poll(() => page.getByTestId('live-drive').getAttribute('data-study'), { timeout: 15_000 }).not.toBe('');
+    await page.getByTestId('drive-open-study').click();
+    await page.getByTestId('study-view').waitFor({ timeout: 15_000 });
+    const id = Number(await page.getByTestId('study-view').getAttribute('data-study-id'));
+    const study = await api.call('studies.get', { id });
+    expect(study.sceneId).toBe(scene.id);
+    expect(study.results![0]!.outcome).toBe('goal');
+    expect(study.layout.start[0]).toBeCloseTo(Number(v.x.toFixed(1)), 6);
+    expect(session.errors).toEqual([]);
+  }, 300_000);
 });

@@ -87,3 +87,22 @@ export const PACES = [
   { value: 5, label: '×5' },
   { value: Number.POSITIVE_INFINITY, label: 'As simulated' },
 ] as const;
+
+/**
+ * The form a link opens with (the scene editor's *Drive live…*): `profile`, `height`, `pitch` for
+ * the first sensor and `start` ("x,y"); anything missing or unreadable keeps the default.
+ */
+export function driveFormFromQuery(sceneId: number, query: Record<string, unknown>): DriveForm {
+  const text = (k: string) => (typeof query[k] === 'string' ? (query[k] as string) : null);
+  const num = (k: string) => {
+    const t = text(k);
+    return t !== null && t.trim() !== '' && Number.isFinite(Number(t)) ? Number(t) : null;
+  };
+  const f = defaultDriveForm(sceneId, [text('profile') || 'vlp16']);
+  const s = f.sensors[0]!;
+  s.height = num('height') ?? s.height;
+  s.pitchDeg = num('pitch') ?? s.pitchDeg;
+  const start = text('start')?.split(',').map(Number);
+  if (start?.length === 2 && start.every(Number.isFinite)) f.start = [start[0]!, start[1]!];
+  return f;
+}

@@ -14,7 +14,7 @@ import '@babylonjs/core/Meshes/thinInstanceMesh';
 import '@babylonjs/core/Culling/ray';
 import { ArcRotateCamera } from '@babylonjs/core/Cameras/arcRotateCamera';
 import { HemisphericLight } from '@babylonjs/core/Lights/hemisphericLight';
-import { Color3 } from '@babylonjs/core/Maths/math.color';
+import { Color3, Color4 } from '@babylonjs/core/Maths/math.color';
 import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector';
 import { Mesh } from '@babylonjs/core/Meshes/mesh';
 import { VertexData } from '@babylonjs/core/Meshes/mesh.vertexData';
@@ -23,6 +23,7 @@ import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder';
 import type { LinesMesh } from '@babylonjs/core/Meshes/linesMesh';
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial';
 import { PointStage } from '../../viewport/point-stage';
+import { toLocal } from '../../viewport/local-frame';
 import { createLineList, polylineIndices } from '../../viewport/line-list';
 import { classColor } from '../../../src-common/colormaps';
 import { gridHeightAt, type TerrainGrid } from '../../../src-common/scene-authoring';
@@ -52,6 +53,18 @@ export interface EditorGestures {
   groundDoubleClick(): void;
   /** A handle dragged to the ground point (x, y); `done` on release. */
   handle(kind: HandleKind, x: number, y: number, done: boolean): void;
+  /** The sensor preview's vehicle dragged to the ground point (x, y); `done` on release. */
+  vehicle?(x: number, y: number, done: boolean): void;
+}
+
+/** The sensor preview's vehicle as drawn: its footprint centre on the ground, heading and size. */
+export interface VehicleBox {
+  x: number;
+  y: number;
+  z: number;
+  yaw: number;
+  length: number;
+  width: number;
 }
 
 export type HandleKind = 'rotate' | 'scale';
@@ -76,9 +89,11 @@ export class EditorScene {
   private grid: TerrainGrid | null = null;
   private centre: [number, number, number] = [0, 0, 0];
   private shown: ProxyBox[] = [];
-  private press: { x: number; y: number; key: number | null; ground: [number, number] | null; dragging: boolean; moved: boolean; handle: HandleKind | null } | null = null;
+  private press: { x: number; y: number; key: number | null; ground: [number, number] | null; dragging: boolean; moved: boolean; handle: HandleKind | null; vehicle?: boolean } | null = null;
   private readonly handleMeshes: Record<HandleKind, Mesh>;
   private handleLines: LinesMesh | null = null;
+  private readonly vehicleMesh: Mesh;
+  private previewCloud: Mesh | null = null;
   gestures: EditorGestures | null = null;
 
   constructor(private readonly canvas: HTMLCanvasElement) {
@@ -115,6 +130,12 @@ export class EditorScene {
     this.handleMeshes.rotate.material = handleMaterial('rotate-handle', [0.35, 0.85, 1]);
     this.handleMeshes.scale.material = handleMaterial('scale-handle', [1, 0.55, 0.25]);
     for (const m of Object.values(this.handleMeshes)) m.setEnabled(false);
+    // The sensor preview's vehicle: a magenta box 1 m high, its nose lit so the heading reads.
+    this.vehicleMesh = CreateBox('vehicle', { size: 1, faceColors: Array.from({ length: 6 }, (_, i) => (i === 0 ? new Color4(1, 0.85, 1, 1) : new Color4(1, 0.24, 1, 1))) }, scene);
+    this.vehicleMesh.material = handleMaterial('vehicle', [1, 1, 1]);
+    (this.vehicleMesh.material as StandardMaterial).emissiveColor = Color3.Black();
+    (this.vehicleMesh.material as StandardMaterial).disableLighting = false;
+    this.vehicleMesh.setEnabled(false);
     // Capture on the stage: the gestures see a press before the camera does, so a drag of a
     // placement can take the pointer from the orbit control.
     const host = canvas.parentElement ?? canvas;
@@ -248,6 +269,43 @@ export class EditorScene {
     this.stage.requestRender(100);
   }
 
+  /** The sensor preview's vehicle, or null to hide it. */
+  setVehicle(v: VehicleBox | null): void {
+    const m = this.vehicleMesh;
+    m.setEnabled(v !== null);
+    if (v) {
+      m.scaling = new Vector3(v.length, 1, v.width);
+      m.position = this.local(v.x, v.y, v.z + 0.5);
+      // Babylon's y rotation turns +x toward −z, which is world −y: the opposite sense of yaw.
+      m.rotation = new Vector3(0, -v.yaw, 0);
+    }
+    this.stage.requestRender(100);
+  }
+
+  /** One revolution's returns (world xyz) in class colours, or null to clear them. */
+  setPreview(points: { xyz: Float32Array; classId: Uint8Array } | null): void {
+    this.previewCloud?.dispose();
+    this.previewCloud = null;
+    if (points && points.classId.length) {
+      const n = points.classId.length;
+      const positions = toLocal(points.xyz, this.centre), colors = new Float32Array(4 * n);
+      for (let i = 0; i < n; i++) {
+        const [r, g, b] = classColor(points.classId[i]!);
+        colors.set([r, g, b, 1], 4 * i);
+      }
+      const mesh = new Mesh('sensor-preview', this.stage.scene);
+      const data = new VertexData();
+      data.positions = positions;
+      data.colors = colors;
+      data.indices = Uint32Array.from({ length: n }, (_, i) => i);
+      data.applyToMesh(mesh);
+      mesh.material = this.stage.material;
+      mesh.isPickable = false;
+      this.previewCloud = mesh;
+    }
+    this.stage.requestRender(100);
+  }
+
   /** The world (x, y) on the ground under a canvas point, or null. */
   groundAt(px: number, py: number): [number, number] | null {
     if (!this.terrain) return null;
@@ -288,6 +346,12 @@ export class EditorScene {
   private readonly onDown = (e: PointerEvent) => {
     if (e.button !== 0 || e.target !== this.canvas) return;
     const [px, py] = this.canvasPoint(e);
+    if (this.vehicleMesh.isEnabled() && this.gestures?.vehicle && this.stage.scene.pick(px, py, (m) => m === this.vehicleMesh)?.hit) {
+      this.camera.detachControl();
+      e.stopPropagation();
+      this.press = { x: e.clientX, y: e.clientY, key: null, ground: null, dragging: false, moved: false, handle: null, vehicle: true };
+      return;
+    }
     const handle = this.handleAt(px, py);
     if (handle) {
       this.camera.detachControl();
@@ -319,6 +383,11 @@ export class EditorScene {
     const p = this.press;
     if (!p) return;
     if (Math.hypot(e.clientX - p.x, e.clientY - p.y) > CLICK_SLOP_PX) p.moved = true;
+    if (p.vehicle) {
+      const g = p.moved ? this.groundAt(...this.canvasPoint(e)) : null;
+      if (g) this.gestures?.vehicle?.(g[0], g[1], false);
+      return;
+    }
     if (p.handle) {
       const g = p.moved ? this.groundAt(...this.canvasPoint(e)) : null;
       if (g) this.gestures?.handle(p.handle, g[0], g[1], false);
@@ -333,6 +402,12 @@ export class EditorScene {
     const p = this.press;
     this.press = null;
     if (!p) return;
+    if (p.vehicle) {
+      this.camera.attachControl(true);
+      const g = p.moved ? this.groundAt(...this.canvasPoint(e)) : null;
+      if (g) this.gestures?.vehicle?.(g[0], g[1], true);
+      return;
+    }
     if (p.handle) {
       this.camera.attachControl(true);
       const g = p.moved ? this.groundAt(...this.canvasPoint(e)) : null;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { StudyLayout } from '../../../src-main/api/contract';
 import type { StudyLiveFrame } from '../../../src-common/study-results';
 import { LiveRun, advanceClock } from '../../../src-renderer/components/drive/live-run';
-import { defaultDriveForm, driveRequest, withDriveProfiles } from '../../../src-renderer/components/drive/drive-form';
+import { defaultDriveForm, driveFormFromQuery, driveRequest, withDriveProfiles } from '../../../src-renderer/components/drive/drive-form';
 
 const layout: StudyLayout = {
   start: [0, 0],
@@ -107,5 +107,17 @@ describe('the drive form', () => {
     f.sensors = [];
     expect(driveRequest(f).ok).toBe(false);
     expect(driveRequest({ ...defaultDriveForm(1, ['vlp16']), speed: 3 })).toEqual({ ok: false, reason: 'Speed: above 0, at most 2 m/s' });
+  });
+});
+
+describe('the drive form from a link', () => {
+  it('takes the editor sensor and vehicle, and keeps the defaults for what is missing or unreadable', () => {
+    const f = driveFormFromQuery(3, { profile: 'hdl32e', height: '1.5', pitch: '5', start: '4.5,-2' });
+    expect(f.sensors).toEqual([{ profileId: 'hdl32e', height: 1.5, pitchDeg: 5 }]);
+    expect(f.start).toEqual([4.5, -2]);
+    expect(f.goal).toBeNull();
+    const g = driveFormFromQuery(3, { height: 'x', start: '4.5', pitch: ['1'] });
+    expect(g.sensors).toEqual([{ profileId: 'vlp16', height: 2, pitchDeg: 0 }]);
+    expect(g.start).toBeNull();
   });
 });
