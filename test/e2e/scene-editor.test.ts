@@ -216,6 +216,8 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: the scene editor', () => {
     await page.getByTestId('scene-edit').click();
     await page.getByTestId('scene-editor').waitFor({ timeout: 15_000 });
     await expect.poll(() => page.getByTestId('editor-canvas').getAttribute('data-ready'), { timeout: 30_000 }).toBe('true');
+    // The library's entries show their primitives from the side, drawn as they scroll into view.
+    await expect.poll(() => page.locator('[data-testid="library-thumb"][data-state="drawn"]').count(), { timeout: 15_000 }).toBeGreaterThan(2);
     const sensor = page.getByTestId('editor-sensor');
     expect(await page.getByTestId('sensor-drive').isDisabled()).toBe(false);
 
