@@ -15,6 +15,8 @@ import type { ProfileFile, ProfileKind, ProfilePattern, SensorProfile } from '..
 import type { EvaluationMetrics } from '../../src-common/metrics';
 import { regionProblem } from '../../src-common/evaluation-region';
 import type { StudyLiveFrame, StudyMetrics } from '../../src-common/study-results';
+import type { SensorPreview } from '../../src-common/sensor-preview';
+export type { SensorPreview };
 import type { RealExperiment } from '../../src-common/experiment-results';
 import type { FormatCatalogue } from '../../src-common/format-info';
 import { NOISE_METHODS, type NoiseModelInfo } from '../../src-common/noise-model';
@@ -1090,21 +1092,6 @@ export interface ScenePreviewData {
   voxelTau: number;
 }
 
-/** One revolution over an authored scene (scenes.sensorPreview). */
-export interface SensorPreview {
-  /** Hits in the world frame and their ground-truth class. */
-  xyz: Float32Array;
-  classId: Uint8Array;
-  /** The sensor (world) and the ground under the vehicle's centre. */
-  sensor: [number, number, number];
-  groundZ: number;
-  rays: number;
-  hits: number;
-  /** Whether the scene was built for this preview (else the worker's kept one was used), and the times (ms). */
-  built: boolean;
-  buildMs: number;
-  simulateMs: number;
-}
 
 /** The result of a scenes.author job. */
 export interface AuthorResult {

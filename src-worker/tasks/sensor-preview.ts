@@ -21,6 +21,7 @@ import { packetRays, revolutionPattern } from '../sensors/scan-pattern';
 import { Simulator } from '../simulate/simulate';
 import { mountPose, vehiclePose, type MountSpec } from '../plan/vehicle';
 import { transferList } from '../../src-common/shared-memory';
+import type { SensorPreview } from '../../src-common/sensor-preview';
 
 
 export interface PreviewSceneSpec {
@@ -45,20 +46,7 @@ export interface SensorPreviewInput {
   seed: number;
 }
 
-export interface SensorPreviewOutput {
-  /** Hits in the world frame and their ground-truth class. */
-  xyz: Float32Array;
-  classId: Uint8Array;
-  /** The sensor's position (world) and the vehicle's ground height at (x, y). */
-  sensor: [number, number, number];
-  groundZ: number;
-  rays: number;
-  hits: number;
-  /** Whether the scene was built for this request, and how long each step took (ms). */
-  built: boolean;
-  buildMs: number;
-  simulateMs: number;
-}
+export type SensorPreviewOutput = SensorPreview;
 
 interface Held {
   key: string;
