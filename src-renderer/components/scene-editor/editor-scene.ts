@@ -27,6 +27,7 @@ import { toLocal } from '../../viewport/local-frame';
 import { createLineList, polylineIndices } from '../../viewport/line-list';
 import { classColor } from '../../../src-common/colormaps';
 import { gridHeightAt, type TerrainGrid } from '../../../src-common/scene-authoring';
+import { topView, TOP_BETA, type CameraView } from './camera-views';
 
 /** A placement as drawn. */
 export interface ProxyBox {
@@ -94,7 +95,11 @@ export class EditorScene {
   private handleLines: LinesMesh | null = null;
   private readonly vehicleMesh: Mesh;
   private previewCloud: Mesh | null = null;
+  /** The pointer's last place over the canvas (CSS px), null once it leaves: where a paste goes. */
+  private hover: [number, number] | null = null;
   gestures: EditorGestures | null = null;
+  /** Called whenever the camera moves (the minimap follows it). */
+  onCamera: (() => void) | null = null;
 
   constructor(private readonly canvas: HTMLCanvasElement) {
     this.stage = new PointStage(canvas, ['pointerdown', 'pointermove', 'wheel', 'pointerup']);
@@ -102,9 +107,11 @@ export class EditorScene {
     this.camera = new ArcRotateCamera('orbit', -Math.PI / 2, 0.9, 60, Vector3.Zero(), scene);
     this.camera.wheelDeltaPercentage = 0.02;
     this.camera.upperBetaLimit = Math.PI * 0.48;
+    this.camera.lowerBetaLimit = TOP_BETA;
     this.camera.attachControl(true);
     scene.activeCamera = this.camera;
     this.stage.follow(this.camera);
+    this.camera.onViewMatrixChangedObservable.add(() => this.onCamera?.());
     const light = new HemisphericLight('sky', new Vector3(0.3, 1, 0.2), scene);
     light.groundColor = new Color3(0.3, 0.3, 0.34);
     light.specular = new Color3(0.05, 0.05, 0.05);
@@ -143,6 +150,8 @@ export class EditorScene {
     window.addEventListener('pointermove', this.onMove);
     window.addEventListener('pointerup', this.onUp);
     canvas.addEventListener('dblclick', this.onDouble);
+    canvas.addEventListener('pointermove', this.onHover);
+    canvas.addEventListener('pointerleave', this.onLeave);
   }
 
   /** Thicket world → Babylon local. */
@@ -208,6 +217,40 @@ export class EditorScene {
     c.maxZ = size * 20;
     c.panningSensibility = 3000 / size;
     this.stage.requestRender(200);
+  }
+
+  /** The camera's state, its target in world coordinates. */
+  cameraView(): CameraView {
+    const c = this.camera, t = c.target;
+    return { alpha: c.alpha, beta: c.beta, radius: c.radius, target: [t.x + this.centre[0], t.z + this.centre[1], t.y + this.centre[2]] };
+  }
+
+  /** Puts the camera in a state (a bookmark), stopping any glide left from a drag. */
+  setCameraView(v: CameraView): void {
+    const c = this.camera;
+    c.inertialAlphaOffset = c.inertialBetaOffset = c.inertialRadiusOffset = 0;
+    c.inertialPanningX = c.inertialPanningY = 0;
+    c.target = this.local(...v.target);
+    c.alpha = v.alpha;
+    c.beta = Math.min(c.upperBetaLimit ?? Math.PI, Math.max(TOP_BETA, v.beta));
+    c.radius = Math.min(c.upperRadiusLimit ?? Infinity, Math.max(c.lowerRadiusLimit ?? 0, v.radius));
+    this.stage.requestRender(200);
+  }
+
+  /** Straight down over the whole terrain, north up. */
+  lookDown(): void {
+    if (this.grid) this.setCameraView(topView(this.grid, this.centre[2], this.camera.fov));
+  }
+
+  /** Moves the camera's target to the ground at world (x, y), keeping its angles and distance. */
+  setTarget(x: number, y: number): void {
+    const g = this.grid ? gridHeightAt(this.grid, x, y) : NaN;
+    this.setCameraView({ ...this.cameraView(), target: [x, y, Number.isFinite(g) ? g : this.centre[2]] });
+  }
+
+  /** The ground point under the pointer (world x, y), or null when it is not over the ground. */
+  pointerGround(): [number, number] | null {
+    return this.hover ? this.groundAt(...this.hover) : null;
   }
 
   setBoxes(boxes: ProxyBox[]): void {
@@ -424,6 +467,8 @@ export class EditorScene {
   };
 
   private readonly onDouble = () => this.gestures?.groundDoubleClick();
+  private readonly onHover = (e: PointerEvent) => (this.hover = this.canvasPoint(e));
+  private readonly onLeave = () => (this.hover = null);
 
   dispose(): void {
     const host = this.canvas.parentElement ?? this.canvas;
@@ -431,6 +476,9 @@ export class EditorScene {
     window.removeEventListener('pointermove', this.onMove);
     window.removeEventListener('pointerup', this.onUp);
     this.canvas.removeEventListener('dblclick', this.onDouble);
+    this.canvas.removeEventListener('pointermove', this.onHover);
+    this.canvas.removeEventListener('pointerleave', this.onLeave);
+    this.onCamera = null;
     this.stage.dispose();
   }
 }

@@ -14,17 +14,25 @@ import { useJobsStore } from '../../stores/jobs';
 import { usePrimitivesStore } from '../../stores/primitives';
 import { useScenesStore } from '../../stores/scenes';
 import { EditHistory } from './edit-history';
+import { copyPlacements, cutPlacements, pasteClip, type Clip } from './clipboard';
 import * as edit from './editor-state';
 import { scatter, type Xy } from './scatter';
 import type { EditorGestures, Handles, HandleKind, ProxyBox } from './editor-scene';
 
 export type Tool = 'select' | 'place' | 'polygon';
 
+/** What the keyboard reaches in the 3D view: the ground under the pointer (a paste goes there), and the camera bookmarks. */
+export interface EditorViewKeys {
+  pointerGround(): [number, number] | null;
+  saveView(slot: number): void;
+  goToView(slot: number): void;
+}
+
 /** Keyboard steps: Q / E turn by 15°, + / − scale by 10 %. */
 const YAW_STEP = Math.PI / 12;
 const SCALE_STEP = 1.1;
 
-export function useSceneEditor(sceneId: Ref<number | null>) {
+export function useSceneEditor(sceneId: Ref<number | null>, viewKeys?: EditorViewKeys) {
   const app = useAppStore();
   const primitives = usePrimitivesStore();
   const scenes = useScenesStore();
@@ -267,6 +275,34 @@ export function useSceneEditor(sceneId: Ref<number | null>) {
     const n = selection.value.size;
     if (n) commit(n === 1 ? 'Delete' : `Delete ${n}`, edit.remove(state.value, selection.value), []);
   }
+
+  /** The copied placements (kept across undo, deletes and terrain changes), and what the last copy or paste did. */
+  const clip = shallowRef<Clip | null>(null);
+  const clipNote = ref('');
+  const count = (n: number) => (n === 1 ? '1 placement' : `${n} placements`);
+  function copySelected(): void {
+    const c = copyPlacements(state.value, selection.value);
+    if (!c) return;
+    clip.value = c;
+    clipNote.value = `Copied ${count(c.items.length)}`;
+  }
+  function cutSelected(): void {
+    const r = cutPlacements(state.value, selection.value);
+    if (!r.clip) return;
+    clip.value = r.clip;
+    commit(`Cut ${r.clip.items.length}`, r.state, []);
+    clipNote.value = `Cut ${count(r.clip.items.length)}`;
+  }
+  /** Pastes the clip centred at `at` (world x, y), or beside the originals when null; selects what was pasted. */
+  function paste(at: [number, number] | null): void {
+    const c = clip.value;
+    if (!c) return;
+    const r = pasteClip(state.value, c, at, inside);
+    if (r.keys.length) commit(`Paste ${r.keys.length}`, r.state, r.keys);
+    const out = r.leftOut ? ` · ${r.leftOut} left out: off the terrain` : '';
+    clipNote.value = r.keys.length ? `Pasted ${count(r.keys.length)}${out}` : `Nothing pasted: all ${count(r.leftOut)} would stand off the terrain`;
+  }
+
   const setTerrain = (t: edit.EditorState['terrain'], label: string) => commit(label, { ...state.value, terrain: t });
   const setMode = (m: edit.EditorState['mode']) => commit(`Build for ${m}`, { ...state.value, mode: m });
 
@@ -313,6 +349,10 @@ export function useSceneEditor(sceneId: Ref<number | null>) {
     if (mod && k === 'z' && e.shiftKey) redo();
     else if (mod && (k === 'z' || k === 'y')) (k === 'y' ? redo : undo)();
     else if (mod && k === 'd') duplicateSelected();
+    else if (mod && k === 'c' && selection.value.size) copySelected();
+    else if (mod && k === 'x' && selection.value.size) cutSelected();
+    else if (mod && k === 'v' && clip.value) paste(viewKeys?.pointerGround() ?? null);
+    else if (viewKeys && !e.altKey && !e.shiftKey && /^[1-4]$/.test(k)) (mod ? viewKeys.saveView : viewKeys.goToView)(Number(k) - 1);
     else if (k === 'delete' || k === 'backspace') deleteSelected();
     else if (k === 'escape') {
       if (tool.value !== 'select') setTool('select');
@@ -332,6 +372,6 @@ export function useSceneEditor(sceneId: Ref<number | null>) {
     history, historyTick, state, selection, selected, tool, placing, polygon, polygonClosed, grid, terrainError, loadNote,
     library, boxes, handles, estimate, problem, saving, saveJob, name, editedFrom, gestures,
     canUndo, canRedo, undo, redo, goTo, startPlacing, setTool, closePolygon, scatterIn, setFields, rotateSelected, scaleSelected,
-    duplicateSelected, deleteSelected, setTerrain, setMode, save,
+    duplicateSelected, deleteSelected, setTerrain, setMode, save, clip, clipNote, copySelected, cutSelected, paste,
   };
 }
