@@ -4,7 +4,8 @@
  * project seeded by `thicket demo --small` (hybrid primitives extracted from its fitted models).
  * Scenes → New scene; place a primitive from the library by clicking the ground; drag it
  * elsewhere; scatter a class in a polygon drawn on the ground; undo once (and redo); save as a new
- * scene, which opens on the Scenes page listed with its objects — without console errors.
+ * scene, which opens on the Scenes page listed with its objects — without console errors. Then
+ * copy and paste at the pointer, camera bookmarks and the minimap on that scene.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -20,11 +21,14 @@ type Hook = {
   selection: () => number[];
   handles: () => { rotate: [number, number]; scale: [number, number] } | null;
   vehicle: () => { x: number; y: number; yawDeg: number } | null;
+  camera: () => { alpha: number; beta: number; radius: number; target: [number, number, number] } | null;
 };
 
 const selection = (page: Page) => page.evaluate(() => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.selection());
 const handles = (page: Page) => page.evaluate(() => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.handles());
 const vehicle = (page: Page) => page.evaluate(() => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.vehicle());
+const camera = (page: Page) => page.evaluate(() => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.camera()!);
+const historyLabels = async (page: Page) => (await page.getByTestId('history-entry').allTextContents()).map((t) => t.trim());
 const placements = (page: Page) => page.evaluate(() => (window as unknown as { __thicketSceneEditor: Hook }).__thicketSceneEditor.placements());
 
 /** The page point over the ground at world (x, y). */
@@ -47,6 +51,15 @@ async function dragGround(page: Page, x0: number, y0: number, x1: number, y1: nu
 async function clickGround(page: Page, x: number, y: number): Promise<void> {
   const p = await pointOf(page, x, y);
   await page.mouse.click(p.x, p.y);
+}
+
+/** Shift-clicks a placement and waits for the selection to be `keys`. */
+async function addToSelection(page: Page, p: Placed, keys: number[]): Promise<void> {
+  const at = await pointOf(page, p.x, p.y);
+  await page.keyboard.down('Shift');
+  await page.mouse.click(at.x, at.y);
+  await page.keyboard.up('Shift');
+  await expect.poll(async () => (await selection(page)).sort((a, b) => a - b), { timeout: 5_000 }).toEqual([...keys].sort((a, b) => a - b));
 }
 
 describe.skipIf(!CAN_RUN_BROWSER)('browser mode: the scene editor', () => {
@@ -176,11 +189,7 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: the scene editor', () => {
     const hi = Number(/–([\d.]+):/.exec(range)![1]);
     expect((await placements(page))[0]!.scale).toBeCloseTo(hi, 3); // clamped to the class's band
     const other = (await placements(page))[1 + expected - 1]!;
-    const at = await pointOf(page, other.x, other.y);
-    await page.keyboard.down('Shift');
-    await page.mouse.click(at.x, at.y);
-    await page.keyboard.up('Shift');
-    await expect.poll(async () => (await selection(page)).sort((a, b) => a - b), { timeout: 5_000 }).toEqual([moved.key, other.key].sort((a, b) => a - b));
+    await addToSelection(page, other, [moved.key, other.key]);
     await page.keyboard.press('Control+d');
     await expect.poll(async () => (await placements(page)).length, { timeout: 5_000 }).toBe(3 + expected);
     await page.keyboard.press('Delete');
@@ -265,4 +274,113 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: the scene editor', () => {
     expect(study.layout.start[0]).toBeCloseTo(Number(v.x.toFixed(1)), 6);
     expect(session.errors).toEqual([]);
   }, 300_000);
+
+  it('copies and pastes placements at the pointer, keeps camera bookmarks and moves the camera from the minimap', async () => {
+    const { page } = session;
+    const scene = (await session.api.call('scenes.list', {})).find((x) => x.name === 'Edited by hand')!;
+    await page.getByTestId('nav-scenes').click();
+    await page.locator(`[data-testid="scene-row"][data-scene-id="${scene.id}"]`).click();
+    await page.getByTestId('scene-edit').click();
+    await page.getByTestId('scene-editor').waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('editor-canvas').getAttribute('data-ready'), { timeout: 30_000 }).toBe('true');
+    const start = await placements(page);
+    const n = start.length;
+    expect(n).toBeGreaterThan(5);
+
+    // Select the dragged placement (8, 5) and the last scattered one (in the square −20…−5), copy them.
+    const [a, b] = [start[0]!, start[n - 1]!];
+    await clickGround(page, a.x, a.y);
+    await addToSelection(page, b, [a.key, b.key]);
+    await page.keyboard.press('Control+c');
+    await expect.poll(() => page.getByTestId('editor-clip-note').textContent(), { timeout: 5_000 }).toBe('Copied 2 placements');
+
+    // Over the ground at (2, 4), Ctrl+V: two more, the pair's layout kept and its centre under the pointer (± 0.3 m), selected, one edit.
+    const centre = [(a.x + b.x) / 2, (a.y + b.y) / 2];
+    const target = await pointOf(page, 2, 4);
+    await page.mouse.move(target.x, target.y);
+    const labels = await historyLabels(page);
+    await page.keyboard.press('Control+v');
+    await expect.poll(async () => (await placements(page)).length, { timeout: 5_000 }).toBe(n + 2);
+    const [pa, pb] = (await placements(page)).slice(n);
+    expect(pa!.primitiveId).toBe(a.primitiveId);
+    expect(pb!.primitiveId).toBe(b.primitiveId);
+    expect(pb!.x - pa!.x).toBeCloseTo(b.x - a.x, 6);
+    expect(pb!.y - pa!.y).toBeCloseTo(b.y - a.y, 6);
+    expect(Math.hypot(pa!.x - (a.x - centre[0]! + 2), pa!.y - (a.y - centre[1]! + 4))).toBeLessThan(0.3);
+    expect([pa!.yaw, pa!.scale, pb!.yaw, pb!.scale]).toEqual([a.yaw, a.scale, b.yaw, b.scale]);
+    expect((await selection(page)).sort((p, q) => p - q)).toEqual([pa!.key, pb!.key]);
+    expect(await historyLabels(page)).toEqual([...labels, 'Paste 2']);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(SHOTS, 'e2e-scene-editor-paste.png') });
+    await page.keyboard.press('Control+z');
+    await expect.poll(async () => (await placements(page)).length, { timeout: 5_000 }).toBe(n);
+    // Undone (still listed for redo): the current entry is the one before the paste.
+    expect(await page.getByTestId('history-entry').evaluateAll((els) => els.map((e) => e.getAttribute('data-current')).indexOf('true'))).toBe(labels.length - 1);
+
+    // Near the north-east corner, the pair's north-eastern one would stand off the terrain: it is left out, and said.
+    const corner = await pointOf(page, 20, 20);
+    await page.mouse.move(corner.x, corner.y);
+    await page.keyboard.press('Control+v');
+    await expect.poll(async () => (await placements(page)).length, { timeout: 5_000 }).toBe(n + 1);
+    expect(await page.getByTestId('editor-clip-note').textContent()).toBe('Pasted 1 placement · 1 left out: off the terrain');
+    await page.keyboard.press('Control+z');
+    await expect.poll(async () => (await placements(page)).length, { timeout: 5_000 }).toBe(n);
+
+    // Camera bookmark 1, an orbit (a drag over empty ground), then 1 brings the camera back.
+    await page.keyboard.press('Control+1');
+    const saved = await camera(page);
+    const from = await pointOf(page, 0, 15);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x + 150, from.y + 10, { steps: 5 });
+    await page.mouse.move(from.x + 300, from.y + 20, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(async () => Math.abs((await camera(page)).alpha - saved.alpha), { timeout: 5_000 }).toBeGreaterThan(0.2);
+    expect((await placements(page)).length).toBe(n);
+    await page.keyboard.press('1');
+    await page.waitForTimeout(500); // a glide left from the orbit would show here
+    const back = await camera(page);
+    expect(back.alpha).toBeCloseTo(saved.alpha, 6);
+    expect(back.beta).toBeCloseTo(saved.beta, 6);
+    expect(back.radius).toBeCloseTo(saved.radius, 6);
+    back.target.forEach((v, i) => expect(v).toBeCloseTo(saved.target[i]!, 6));
+    // Kept for this scene in localStorage.
+    const stored = await page.evaluate((id) => Object.entries(localStorage).find(([k]) => k.startsWith('thicket.editorViews:') && k.endsWith(`:${id}`))?.[1] ?? '', scene.id);
+    expect((JSON.parse(stored) as unknown[])[0]).toEqual(saved);
+
+    // Top: straight down, north up.
+    await page.getByTestId('editor-top').click();
+    await expect.poll(async () => (await camera(page)).beta, { timeout: 5_000 }).toBeLessThan(0.01);
+    expect((await camera(page)).alpha).toBeCloseTo(-Math.PI / 2, 6);
+
+    // A click on the minimap at (10, −10) puts the camera's target there (± one map pixel, 0.3 m); a drag takes it along.
+    const map = page.getByTestId('editor-minimap');
+    const mbox = (await map.boundingBox())!;
+    const [x0, y0, scale] = await Promise.all(['data-x0', 'data-y0', 'data-scale'].map(async (k) => Number(await map.getAttribute(k))));
+    const onMap = (x: number, y: number) => ({ x: mbox.x + (x - x0!) * scale!, y: mbox.y + mbox.height - (y - y0!) * scale! });
+    const m1 = onMap(10, -10);
+    await page.mouse.click(m1.x, m1.y);
+    await expect.poll(async () => Math.hypot((await camera(page)).target[0] - 10, (await camera(page)).target[1] + 10), { timeout: 5_000 }).toBeLessThan(0.35);
+    const m2 = onMap(-15, 12);
+    await page.mouse.move(m1.x, m1.y);
+    await page.mouse.down();
+    await page.mouse.move(m2.x, m2.y, { steps: 6 });
+    await page.mouse.up();
+    await expect.poll(async () => Math.hypot((await camera(page)).target[0] + 15, (await camera(page)).target[1] - 12), { timeout: 5_000 }).toBeLessThan(0.35);
+    expect((await placements(page)).length).toBe(n); // the minimap moves the camera, not the scene
+    await clickGround(page, a.x, a.y);
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(SHOTS, 'e2e-scene-editor-minimap.png') });
+
+    // Cut (one edit), then paste with the pointer off the 3D view (over the minimap): 2 m east and north of where they were.
+    await page.keyboard.press('Control+x');
+    await expect.poll(async () => (await placements(page)).length, { timeout: 5_000 }).toBe(n - 1);
+    expect((await historyLabels(page)).at(-1)).toBe('Cut 1');
+    await page.mouse.move(mbox.x + 5, mbox.y + 5);
+    await page.keyboard.press('Control+v');
+    await expect.poll(async () => (await placements(page)).length, { timeout: 5_000 }).toBe(n);
+    const pasted = (await placements(page)).at(-1)!;
+    expect([pasted.x, pasted.y]).toEqual([a.x + 2, a.y + 2]);
+    expect(session.errors).toEqual([]);
+  }, 180_000);
 });

@@ -77,6 +77,8 @@ export interface MinimapFrame {
   camera: { x: number; y: number; alpha: number } | null;
 }
 
+const GRID_M = 10;
+
 /** Paints a frame on a canvas sized layout × devicePixelRatio. */
 export function drawMinimap(ctx: CanvasRenderingContext2D, f: MinimapFrame, dpr: number): void {
   const m = f.layout;
@@ -84,18 +86,32 @@ export function drawMinimap(ctx: CanvasRenderingContext2D, f: MinimapFrame, dpr:
   ctx.clearRect(0, 0, m.width, m.height);
   ctx.imageSmoothingEnabled = true;
   ctx.drawImage(f.terrain, 0, 0, m.width, m.height);
+  // Faint lines every GRID_M metres, as the 3D view's checker, so distances read.
+  ctx.strokeStyle = 'rgba(0,0,0,0.18)';
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  for (let x = Math.ceil(m.x0 / GRID_M) * GRID_M; x <= m.x0 + m.width / m.scale; x += GRID_M) {
+    const px = Math.round(toMap(m, x, 0)[0]) + 0.5;
+    ctx.moveTo(px, 0);
+    ctx.lineTo(px, m.height);
+  }
+  for (let y = Math.ceil(m.y0 / GRID_M) * GRID_M; y <= m.y0 + m.height / m.scale; y += GRID_M) {
+    const py = Math.round(toMap(m, 0, y)[1]) + 0.5;
+    ctx.moveTo(0, py);
+    ctx.lineTo(m.width, py);
+  }
+  ctx.stroke();
   for (const d of f.dots) {
     const [px, py] = toMap(m, d.x, d.y);
     const [r, g, b] = classColor(d.cls);
     ctx.beginPath();
-    ctx.arc(px, py, d.selected ? 3 : 2.2, 0, 2 * Math.PI);
+    ctx.arc(px, py, d.selected ? 3.5 : 2.8, 0, 2 * Math.PI);
     ctx.fillStyle = `rgb(${Math.round(255 * r)},${Math.round(255 * g)},${Math.round(255 * b)})`;
     ctx.fill();
-    if (d.selected) {
-      ctx.lineWidth = 1.5;
-      ctx.strokeStyle = 'rgb(255,219,77)';
-      ctx.stroke();
-    }
+    // A dark rim keeps light class colours apart from the pale high ground; the selection's is yellow.
+    ctx.lineWidth = d.selected ? 2 : 1;
+    ctx.strokeStyle = d.selected ? 'rgb(255,219,77)' : 'rgba(0,0,0,0.6)';
+    ctx.stroke();
   }
   if (f.vehicle) {
     const [px, py] = toMap(m, f.vehicle.x, f.vehicle.y);

@@ -58,6 +58,8 @@ export function useSceneEditor(sceneId: Ref<number | null>, viewKeys?: EditorVie
   const saveJobId = ref<number | null>(null);
   const name = ref('');
   const editedFrom = ref<number | null>(null);
+  /** What the last copy, cut or paste did (how many, how many left out). */
+  const clipNote = ref('');
 
   const library = computed(() => new Map<number, PrimitiveInfo>(primitives.list.map((p) => [p.id, p])));
   const inside = (x: number, y: number) => edit.onGrid(grid.value, x, y);
@@ -71,6 +73,7 @@ export function useSceneEditor(sceneId: Ref<number | null>, viewKeys?: EditorVie
   }
   function jump(to: edit.EditorState): void {
     state.value = to;
+    clipNote.value = ''; // what a paste said is stale once the history moves
     historyTick.value++;
     const keys = new Set(to.placements.map((p) => p.key));
     selection.value = new Set([...selection.value].filter((k) => keys.has(k)));
@@ -278,7 +281,6 @@ export function useSceneEditor(sceneId: Ref<number | null>, viewKeys?: EditorVie
 
   /** The copied placements (kept across undo, deletes and terrain changes), and what the last copy or paste did. */
   const clip = shallowRef<Clip | null>(null);
-  const clipNote = ref('');
   const count = (n: number) => (n === 1 ? '1 placement' : `${n} placements`);
   function copySelected(): void {
     const c = copyPlacements(state.value, selection.value);
