@@ -352,6 +352,15 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: the scene editor', () => {
     await page.getByTestId('editor-top').click();
     await expect.poll(async () => (await camera(page)).beta, { timeout: 5_000 }).toBeLessThan(0.01);
     expect((await camera(page)).alpha).toBeCloseTo(-Math.PI / 2, 6);
+    // The toolbar's Views menu goes back to bookmark 1 too (and lists the empty ones disabled).
+    await page.getByTestId('editor-views').click();
+    const go1 = page.locator('.n-dropdown-option', { hasText: 'Go to view 1' });
+    await go1.waitFor({ timeout: 5_000 });
+    expect(await page.locator('.n-dropdown-option-body--disabled', { hasText: 'Go to view 2' }).count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, 'e2e-scene-editor-views.png') });
+    await go1.click();
+    await expect.poll(async () => (await camera(page)).beta, { timeout: 5_000 }).toBeCloseTo(saved.beta, 6);
+    expect((await camera(page)).radius).toBeCloseTo(saved.radius, 6);
 
     // A click on the minimap at (10, −10) puts the camera's target there (± one map pixel, 0.3 m); a drag takes it along.
     const map = page.getByTestId('editor-minimap');
