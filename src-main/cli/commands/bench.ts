@@ -10,12 +10,13 @@ import { benchImport } from '../../services/bench-import';
 import { benchFit } from '../../services/bench-fit';
 import { benchHost } from '../../services/bench-host';
 import { benchLabelSelect } from '../../services/bench-label-select';
+import { benchDrive } from '../../services/bench-drive';
 import { runTransient } from '../../jobs/job-runner';
 
-const PARTS = ['foundation', 'engine', 'realtime', 'import', 'fit', 'host', 'label-select'] as const;
+const PARTS = ['foundation', 'engine', 'realtime', 'import', 'fit', 'host', 'label-select', 'drive'] as const;
 type Part = (typeof PARTS)[number];
-/** Run without --only: every part but fit (it first simulates a 100,000-packet log) and host (the whole demo): minutes each. */
-const DEFAULT_PARTS: readonly Part[] = PARTS.filter((p) => p !== 'fit' && p !== 'host');
+/** Run without --only: every part but fit (it first simulates a 100,000-packet log), host (the whole demo) and drive (six drives): minutes each. */
+const DEFAULT_PARTS: readonly Part[] = PARTS.filter((p) => p !== 'fit' && p !== 'host' && p !== 'drive');
 
 export async function benchCommand(services: AppServices, args: CommonArgs, progress: ProgressReporter): Promise<CommandOutput> {
   const only = args.values.only?.split(',').map((s) => s.trim()) ?? [...DEFAULT_PARTS];
@@ -86,6 +87,13 @@ export async function benchCommand(services: AppServices, args: CommonArgs, prog
     json.labelSelect = l;
     text.push(`label selection over ${l.points} points, ${l.screen.join(' × ')} screen (median of 7; goal ≤ 100 ms):`);
     for (const r of l.results) text.push(`  ${r.shape.padEnd(34)} ${String(r.ms).padStart(7)} ms   ${r.selected} selected`);
+  }
+  if (want('drive')) {
+    const seconds = numberFlag(args.values, 'seconds', 0.5, 600) ?? 10;
+    const d = await benchDrive(services, { seconds, ...(args.values.profile ? { profiles: args.values.profile.split(',') } : {}) }, note);
+    json.drive = d;
+    text.push(`live drive pace on ${d.scene}, ${d.seconds} s from the default start toward the goal, one sensor at a time (simulated s per wall s; ≥ 1 keeps up with real time):`);
+    for (const r of d.results) text.push(`  ${r.profile.padEnd(14)} ${r.mode.padEnd(8)} ${r.factor.toFixed(2)}× (${r.simulatedSeconds} s in ${r.wallSeconds} s; first frame after ${r.firstFrameSeconds} s)`);
   }
   if (want('host')) {
     const seconds = numberFlag(args.values, 'seconds', 0.05, 60);
