@@ -91,6 +91,8 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: a live A* drive', () => {
     expect(s1).toBeGreaterThanOrEqual(s0);
     expect(s1 - s0).toBeLessThanOrEqual(((t1 - t0) / 1000) * 1.1 + 0.1);
     await expect.poll(() => page.getByTestId('study-panel').count()).toBe(2);
+    // A live drive shows every sensor: its panels cannot be closed.
+    expect(await page.getByTestId('study-panel-close').count()).toBe(0);
     await page.screenshot({ path: join(SHOTS, 'e2e-drive-running.png') });
 
     // As fast as simulated, to the end.
