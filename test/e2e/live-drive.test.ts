@@ -2,8 +2,9 @@
 /**
  * A live A* drive in browser mode, as a person would: open a scene's *Drive live…*, place the
  * start and the goal on the scene seen from above, choose two sensors, Drive at real-time pace
- * (the clock does not run ahead of the wall clock), switch to "As simulated", watch both panels
- * reach the goal on one clock, save the drive as a study and open it. Nothing is stored before
+ * (the clock does not run ahead of the wall clock), switch to the Max pace, watch both panels
+ * reach the goal on one clock, scrub back to the start and forward to the end, save the drive as
+ * a study and open it. Nothing is stored before
  * the save.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -96,7 +97,9 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: a live A* drive', () => {
     await page.screenshot({ path: join(SHOTS, 'e2e-drive-running.png') });
 
     // As fast as simulated, to the end.
-    await page.getByTestId('drive-pace').getByText('As simulated').click();
+    await page.getByTestId('study-speed').click();
+    await page.locator('.n-base-select-option', { hasText: /^Max$/ }).click();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur()); // keys go to the page, not the speed select
     await expect.poll(() => attr(page, 'live-drive', 'data-state'), { timeout: 180_000 }).toBe('done');
     await expect.poll(async () => Number(await attr(page, 'live-drive', 'data-time')), { timeout: 15_000 }).toBeCloseTo(Number(await attr(page, 'live-drive', 'data-known')), 1);
     const statuses = await page.getByTestId('study-panel-status').allTextContents();
@@ -104,7 +107,15 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: a live A* drive', () => {
     for (const s of statuses) expect(s).toMatch(/goal/);
     // Both maps were drawn from the drive's scans.
     for (const known of await page.getByTestId('study-panel').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.known)))) expect(known).toBeGreaterThan(20);
+    await page.waitForTimeout(500); // the speed menu's closing fade
     await page.screenshot({ path: join(SHOTS, 'e2e-drive-done.png') });
+    // The timeline scrubs the drive: Home goes back to the start (empty maps), End to the end.
+    const end = Number(await attr(page, 'live-drive', 'data-time'));
+    await page.keyboard.press('Home');
+    await expect.poll(async () => Number(await attr(page, 'live-drive', 'data-time')), { timeout: 5_000 }).toBe(0);
+    await expect.poll(() => page.getByTestId('study-panel').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.frames))), { timeout: 5_000 }).toEqual([0, 0]);
+    await page.keyboard.press('End');
+    await expect.poll(async () => Number(await attr(page, 'live-drive', 'data-time')), { timeout: 5_000 }).toBeCloseTo(end, 1);
     expect((await api.call('studies.list', {})).length).toBe(before);
 
     // Keep it as a study, and open it.

@@ -259,8 +259,10 @@ describe.skipIf(!CAN_RUN_BROWSER)('browser mode: the scene editor', () => {
     await page.getByTestId('sensor-drive').click();
     await page.getByTestId('live-drive').waitFor({ timeout: 15_000 });
     expect(await page.getByTestId('drive-start').textContent()).toBe(`${v.x.toFixed(1)}, ${v.y.toFixed(1)}`);
-    await page.getByTestId('drive-pace').getByText('As simulated').click();
     await page.getByTestId('drive-start-button').click();
+    // The timeline's speed, once the drive is on: as fast as the scans arrive.
+    await page.getByTestId('study-speed').click();
+    await page.locator('.n-base-select-option', { hasText: /^Max$/ }).click();
     await expect.poll(() => page.getByTestId('live-drive').getAttribute('data-state'), { timeout: 180_000 }).toBe('done');
     await expect.poll(() => page.getByTestId('study-panel-status').textContent(), { timeout: 15_000 }).toMatch(/goal in/);
     await page.getByTestId('drive-save').click();

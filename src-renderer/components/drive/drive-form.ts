@@ -80,12 +80,12 @@ export function driveRequest(f: DriveForm): Checked<Request<'drive.start'>> {
   return { ok: true, value: { definition: definition as Request<'drive.start'>['definition'] } };
 }
 
-/** The pace choices: simulated seconds per second of the clock (Infinity: as fast as the scans arrive). */
+/** The pace choices: simulated seconds per second of the clock (×1 is real time; Max: as fast as the scans arrive). */
 export const PACES = [
-  { value: 1, label: 'Real time' },
+  { value: 1, label: '×1' },
   { value: 2, label: '×2' },
   { value: 5, label: '×5' },
-  { value: Number.POSITIVE_INFINITY, label: 'As simulated' },
+  { value: Number.POSITIVE_INFINITY, label: 'Max' },
 ] as const;
 
 /**
