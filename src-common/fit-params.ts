@@ -83,6 +83,21 @@ export const FIT_PARAM_DEFAULTS = {
    * over the replay (docs/methods.md §1 step 4); 0: one constant p_hit per ellipsoid (Table 4.1).
    */
   ellipsoidHitFalloff: 1,
+  /**
+   * 1: a ray without a return counts a miss at every ground triangle it crosses (Table 4.1's
+   * replay); 0: only rays that returned from beyond a triangle count as passing it, and a ray
+   * without a return counts nothing on the ground (docs/methods.md §1 step 4: a ray cannot cross
+   * the ground into the sky, so its missing return is the sensor's, not the ground's permeability).
+   */
+  groundNoReturnMisses: 1,
+  /**
+   * Hit cells per axis of each ellipsoid (docs/methods.md §1 step 4): the replay counts hits and
+   * passes by where in the ellipsoid's whitened volume a ray passes, G³ cells over [−k, k]³, and
+   * the simulator reads a ray's hit probability from its cell; 0: by the Mahalanobis distance only.
+   */
+  ellipsoidCells: 16,
+  /** s: pseudo-rays of the ellipsoid's falloff curve in each hit cell (small: a cell's own rays decide). */
+  ellipsoidCellPrior: 0.25,
 
   /** Voxel side of the permeability model (m; seed 000 used 0.3 m for mobile data). */
   voxelSize: 0.3,
@@ -127,6 +142,9 @@ const LIMITS: Record<FitParamName, [number, number, 'int'?]> = {
   ellipsoidMissPrior: [0, 1e6],
   learnHitPriors: [0, 1, 'int'],
   ellipsoidHitFalloff: [0, 1, 'int'],
+  groundNoReturnMisses: [0, 1, 'int'],
+  ellipsoidCells: [0, 40, 'int'],
+  ellipsoidCellPrior: [0, 1e6],
   voxelSize: [0.01, 50],
   voxelMinPoints: [1, 1e6, 'int'],
   voxelTau: [0.1, 100],

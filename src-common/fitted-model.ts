@@ -30,6 +30,15 @@ export interface ModelArrays {
   /** Seed 000's n (rays ending in the voxel) and m (rays passing within τ). */
   voxelEnds: Uint32Array;
   voxelPasses: Uint32Array;
+  /**
+   * Hit cells of the ellipsoids (θ's ellipsoidCells > 0; src-worker/scene/ellipsoid-cells.ts):
+   * compressed rows, ellipsoid i's cells at [start[i], start[i + 1]) of key (cell index, ascending),
+   * hits and passes. Absent in models fitted without them (or before they existed).
+   */
+  ellipsoidCellStart?: Uint32Array;
+  ellipsoidCellKey?: Uint16Array;
+  ellipsoidCellHits?: Uint32Array;
+  ellipsoidCellPasses?: Uint32Array;
 }
 
 export const MODEL_ARRAY_NAMES = [
@@ -38,6 +47,9 @@ export const MODEL_ARRAY_NAMES = [
   'voxelMeans', 'voxelCovariances', 'voxelPermeability', 'voxelBlock', 'voxelPoints', 'voxelEnds', 'voxelPasses',
 ] as const satisfies readonly (keyof ModelArrays)[];
 
+/** Arrays a model may lack (older models, or θ that leaves them out): all four or none. */
+export const OPTIONAL_MODEL_ARRAY_NAMES = ['ellipsoidCellStart', 'ellipsoidCellKey', 'ellipsoidCellHits', 'ellipsoidCellPasses'] as const satisfies readonly (keyof ModelArrays)[];
+
 /** The scalars a scene built from the arrays needs. */
 export interface ModelScalars {
   groundVariance: number;
@@ -45,13 +57,16 @@ export interface ModelScalars {
   voxelTau: number;
   /** Ellipsoid p_hit falls off with the ray's Mahalanobis distance (θ's ellipsoidHitFalloff); absent: constant. */
   ellipsoidHitFalloff?: boolean;
+  /** The hit cells' grid and prior (θ's ellipsoidCells, ellipsoidCellPrior); absent: none read. */
+  ellipsoidCells?: { grid: number; prior: number };
 }
 
 /** Checks the arrays agree with each other (a stored model read back, or one built in a test). */
 export function checkModelArrays(a: ModelArrays): void {
   const t = a.groundPHit.length, e = a.ellipsoidPHit.length, v = a.voxelPermeability.length;
   const expect = (name: keyof ModelArrays, n: number) => {
-    if (a[name].length !== n) throw new Error(`model array ${name} has ${a[name].length} values, expected ${n}`);
+    const len = a[name]?.length ?? 0;
+    if (len !== n) throw new Error(`model array ${name} has ${len} values, expected ${n}`);
   };
   expect('groundPositions', 9 * t);
   for (const n of ['groundBlock', 'groundHits', 'groundMisses'] as const) expect(n, t);
@@ -61,4 +76,13 @@ export function checkModelArrays(a: ModelArrays): void {
   expect('voxelMeans', 3 * v);
   expect('voxelCovariances', 6 * v);
   for (const n of ['voxelBlock', 'voxelPoints', 'voxelEnds', 'voxelPasses'] as const) expect(n, v);
+  const start = a.ellipsoidCellStart;
+  const present = OPTIONAL_MODEL_ARRAY_NAMES.filter((n) => a[n] !== undefined).length;
+  if (present !== 0 && present !== OPTIONAL_MODEL_ARRAY_NAMES.length) throw new Error(`model arrays: ${present} of the ${OPTIONAL_MODEL_ARRAY_NAMES.length} hit-cell arrays`);
+  if (start) {
+    if (start.length !== e + 1) throw new Error(`model array ellipsoidCellStart has ${start.length} values, expected ${e + 1}`);
+    const n = start[e]!;
+    for (let i = 0; i < e; i++) if (start[i]! > start[i + 1]!) throw new Error(`model array ellipsoidCellStart decreases at ${i}`);
+    for (const name of ['ellipsoidCellKey', 'ellipsoidCellHits', 'ellipsoidCellPasses'] as const) expect(name, n);
+  }
 }

@@ -17,6 +17,24 @@ export interface KernelScene {
   buildMs: number;
 }
 
+/**
+ * Per ellipsoid of a fitted model, hit and pass counts by cell of its whitened volume
+ * (src-worker/scene/ellipsoid-cells.ts), in compressed rows: ellipsoid r's cells are
+ * key/hits/passes[start[r] … start[r + 1]), keys ascending.
+ */
+export interface EllipsoidCells {
+  /** Cells per axis of the cube [−k, k]³ (k the Mahalanobis threshold). */
+  grid: number;
+  /** s: pseudo-rays of the ellipsoid's falloff curve mixed into each cell's counts. */
+  prior: number;
+  /** Per Gaussian element of the scene (`gauss` order): its row below, −1 for none (voxels). */
+  row: Int32Array;
+  start: Uint32Array;
+  key: Uint16Array;
+  hits: Uint32Array;
+  passes: Uint32Array;
+}
+
 export interface SceneData {
   format: 'thicket-scene/1';
   primitiveCount: number;
@@ -48,6 +66,11 @@ export interface SceneData {
    * from before it existed): one constant p_hit per ellipsoid.
    */
   ellipsoidHitFalloff?: boolean;
+  /**
+   * A fitted model's hit cells (src-worker/scene/ellipsoid-cells.ts): where on each ellipsoid its
+   * training rays returned or passed. Absent: every ray at the same Mahalanobis distance alike.
+   */
+  ellipsoidCells?: EllipsoidCells;
   /** Wall-clock milliseconds the build took (all BVHs, copies included). */
   buildMs: number;
   /**

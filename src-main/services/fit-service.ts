@@ -70,7 +70,7 @@ export async function startFit(ctx: ServiceContext, req: ParsedRequest<'fit.star
     }
   }
   const name = req.name ?? `Model of ${log.name}`;
-  const plan: FitPlan = { logId: log.id, logName: log.name, name, seed: req.seed, params, requested: req.params, profileMaxRange: profile?.range.max ?? 0, t0: performance.now() };
+  const plan: FitPlan = { logId: log.id, logName: log.name, name, seed: req.seed, params, requested: req.params, profileMaxRange: profile?.range.max ?? 0, profileMinRange: profile?.range.min ?? 0, t0: performance.now() };
   if (req.tune) return startTuning(ctx, session, plan, req.tune, profile);
   return startElements(ctx, session, plan, null);
 }
@@ -84,6 +84,7 @@ interface FitPlan {
   /** θ overrides as requested (the job's params). */
   requested: Record<string, number>;
   profileMaxRange: number;
+  profileMinRange: number;
   t0: number;
 }
 
@@ -147,7 +148,7 @@ function summaryOf(t: TuningOutcome): FitTuningSummary {
 async function startElements(ctx: ServiceContext, session: ProjectSession, plan: FitPlan, tuning: TuningOutcome | null): Promise<RunningJob> {
   // Read once into shared memory: the elements stage and every replay batch read these bytes.
   const chunks = (await readLog(session, plan.logId, { fields: FIT_FIELDS })).chunks as FitLogChunk[];
-  const input: FitModelInput = { stage: 'elements', chunks, params: plan.params, seed: plan.seed, profileMaxRange: plan.profileMaxRange };
+  const input: FitModelInput = { stage: 'elements', chunks, params: plan.params, seed: plan.seed, profileMaxRange: plan.profileMaxRange, profileMinRange: plan.profileMinRange };
   let fitted: FittedElements | null = null;
   return session.runner.submit({
     kind: 'fit',

@@ -9,7 +9,7 @@ import { ApiError, type ModelInfo } from '../api/contract';
 import type { ArrayStore } from './array-store';
 import { EntityRows } from './entity-rows';
 import { dtypeOrNull, type Dtype } from './typed-blobs';
-import { MODEL_ARRAY_NAMES, checkModelArrays, type ModelArrays } from '../../src-common/fitted-model';
+import { MODEL_ARRAY_NAMES, OPTIONAL_MODEL_ARRAY_NAMES, checkModelArrays, type ModelArrays } from '../../src-common/fitted-model';
 import { writeTransaction } from './write-transaction';
 
 interface ModelRow {
@@ -86,7 +86,7 @@ export class ModelsRepository extends EntityRows<ModelRow, ModelInfo> {
       const id = Number(
         this.stmts.insert.run(model.name, model.kind, model.sourceLogId, JSON.stringify(model.params), JSON.stringify(model.report), model.jobId).lastInsertRowid,
       );
-      for (const name of MODEL_ARRAY_NAMES) this.arrayStore.writeArray(id, name, arrays[name]);
+      for (const name of storedNames(arrays)) this.arrayStore.writeArray(id, name, arrays[name]!);
       this.arrayStore.writeArray(id, TRAIL, trail);
       return this.get(id)!;
     });
@@ -102,7 +102,7 @@ export class ModelsRepository extends EntityRows<ModelRow, ModelInfo> {
       this.stmts.insertWriting.run(model.name, model.kind, model.sourceLogId, JSON.stringify(model.params), JSON.stringify(model.report), model.jobId).lastInsertRowid,
     );
     try {
-      for (const name of MODEL_ARRAY_NAMES) await this.arrayStore.writeArrayInTurns(id, name, arrays[name]);
+      for (const name of storedNames(arrays)) await this.arrayStore.writeArrayInTurns(id, name, arrays[name]!);
       await this.arrayStore.writeArrayInTurns(id, TRAIL, trail);
       if (this.stmts.publish.run(id).changes !== 1) throw new ApiError('internal', `model ${id} is not being written`);
       return this.get(id)!;
@@ -119,14 +119,14 @@ export class ModelsRepository extends EntityRows<ModelRow, ModelInfo> {
 
   /** The model's element arrays (fresh buffers), checked for consistency. */
   arrays(id: number): ModelArrays {
-    const arrays = Object.fromEntries(MODEL_ARRAY_NAMES.map((name) => [name, this.arrayStore.readArray(id, name, MODEL_ARRAY_DTYPES[name])]));
+    const arrays = Object.fromEntries([...MODEL_ARRAY_NAMES, ...OPTIONAL_MODEL_ARRAY_NAMES].map((name) => [name, this.arrayStore.readArray(id, name, MODEL_ARRAY_DTYPES[name])]));
     return checked(id, arrays);
   }
 
   /** The same, one storage chunk per turn of the event loop (a model of a long drive is tens of MB). */
   async arraysInTurns(id: number): Promise<ModelArrays> {
     const arrays: Record<string, unknown> = {};
-    for (const name of MODEL_ARRAY_NAMES) arrays[name] = await this.arrayStore.readArrayInTurns(id, name);
+    for (const name of [...MODEL_ARRAY_NAMES, ...OPTIONAL_MODEL_ARRAY_NAMES]) arrays[name] = await this.arrayStore.readArrayInTurns(id, name);
     return checked(id, arrays);
   }
 
@@ -141,13 +141,27 @@ const MODEL_ARRAY_DTYPES = {
   groundPositions: 'f32', groundPHit: 'f32', groundBlock: 'i32', groundHits: 'u32', groundMisses: 'u32',
   ellipsoidMeans: 'f64', ellipsoidCovariances: 'f64', ellipsoidPHit: 'f32', ellipsoidBlock: 'i32', ellipsoidPoints: 'u32', ellipsoidHits: 'u32', ellipsoidMisses: 'u32',
   voxelMeans: 'f64', voxelCovariances: 'f64', voxelPermeability: 'f32', voxelBlock: 'i32', voxelPoints: 'u32', voxelEnds: 'u32', voxelPasses: 'u32',
-} as const satisfies Record<(typeof MODEL_ARRAY_NAMES)[number], Dtype>;
+  ellipsoidCellStart: 'u32', ellipsoidCellKey: 'u16', ellipsoidCellHits: 'u32', ellipsoidCellPasses: 'u32',
+} as const satisfies Record<(typeof MODEL_ARRAY_NAMES)[number] | (typeof OPTIONAL_MODEL_ARRAY_NAMES)[number], Dtype>;
+
+/** The arrays a model stores: every required one, and the optional ones it has. */
+function storedNames(arrays: ModelArrays): (keyof ModelArrays)[] {
+  return [...MODEL_ARRAY_NAMES, ...OPTIONAL_MODEL_ARRAY_NAMES.filter((n) => arrays[n] !== undefined)];
+}
 
 /** Read arrays as ModelArrays: every one present, of its type, and consistent with the others. */
 function checked(id: number, arrays: Record<string, unknown>): ModelArrays {
   for (const name of MODEL_ARRAY_NAMES) {
     const a = arrays[name];
     if (!a) throw new ApiError('internal', `model ${id}: array ${name} is missing`);
+    if (dtypeOrNull(a) !== MODEL_ARRAY_DTYPES[name]) throw new ApiError('internal', `model ${id}: array ${name} is not ${MODEL_ARRAY_DTYPES[name]}`);
+  }
+  for (const name of OPTIONAL_MODEL_ARRAY_NAMES) {
+    const a = arrays[name];
+    if (!a) {
+      delete arrays[name];
+      continue;
+    }
     if (dtypeOrNull(a) !== MODEL_ARRAY_DTYPES[name]) throw new ApiError('internal', `model ${id}: array ${name} is not ${MODEL_ARRAY_DTYPES[name]}`);
   }
   const model = arrays as unknown as ModelArrays;

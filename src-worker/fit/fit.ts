@@ -42,6 +42,12 @@ export interface FitInput {
   seed: number;
   /** The sensor's maximum range (m) from the log's profile; 0 when unknown. */
   profileMaxRange: number;
+  /**
+   * The sensor's minimum range (m) from the log's profile (0 when unknown): the replay counts
+   * nothing on elements nearer than that, where the sensor cannot range and the simulator does
+   * not look (stochastic.ts).
+   */
+  profileMinRange?: number;
 }
 
 /** A log that cannot be fitted (no hits, no ground, …): the message says why and what to change. */
@@ -190,7 +196,7 @@ export function fitElements(input: FitInput, hooks: FitHooks, opts: { sharedScen
   return {
     elements,
     scene,
-    replay: { maxRange, maxResidual: params.maxResidual, mahalanobisThreshold: params.mahalanobisThreshold, voxelTau: params.voxelTau, margin },
+    replay: { maxRange, maxResidual: params.maxResidual, mahalanobisThreshold: params.mahalanobisThreshold, voxelTau: params.voxelTau, margin, minRange: input.profileMinRange ?? 0, groundNoReturnMisses: params.groundNoReturnMisses === 1, cellGrid: params.ellipsoidCells },
     report: {
       counts: {
         packets: cloudPass.packets, rays: cloudPass.rays, hits: cloudPass.hits, misses: cloudPass.rays - cloudPass.hits,
@@ -276,7 +282,10 @@ export function finishFit(fitted: Pick<FittedElements, 'elements' | 'report' | '
     hitPriors: priors,
     timings,
   };
-  const scalars = { groundVariance, mahalanobisThreshold: params.mahalanobisThreshold, voxelTau: params.voxelTau, ellipsoidHitFalloff: params.ellipsoidHitFalloff === 1 };
+  const scalars = {
+    groundVariance, mahalanobisThreshold: params.mahalanobisThreshold, voxelTau: params.voxelTau, ellipsoidHitFalloff: params.ellipsoidHitFalloff === 1,
+    ellipsoidCells: { grid: params.ellipsoidCells, prior: params.ellipsoidCellPrior },
+  };
   return { arrays, scalars, report, trail: fitted.trail };
 }
 
@@ -516,6 +525,7 @@ function assemble(elements: ElementArrays, counts: ReplayCounts, priors: FitRepo
   for (let i = 0; i < ePHit.length; i++) if (ePHit[i]! > 0 && (!priors.learned || counts.ellipsoidHits[i]! > 0)) keepE.push(i);
   const keepV: number[] = [];
   for (let i = 0; i < rho.length; i++) if (rho[i]! < 1) keepV.push(i);
+  const cells = params.ellipsoidCells > 0 ? hitCellRows(counts, keepE, params.ellipsoidCells) : null;
   return {
     groundPositions: elements.groundPositions,
     groundPHit,
@@ -536,7 +546,42 @@ function assemble(elements: ElementArrays, counts: ReplayCounts, priors: FitRepo
     voxelPoints: pick(elements.voxelPoints, keepV, 1),
     voxelEnds: pick(counts.voxelEnds, keepV, 1),
     voxelPasses: pick(counts.voxelPasses, keepV, 1),
+    ...(cells ?? {}),
   };
+}
+
+/**
+ * The hit cells of the kept ellipsoids as compressed rows (ModelArrays' ellipsoidCell*): row j
+ * holds ellipsoid keepE[j]'s cells in ascending order, each with its hit and pass counts.
+ */
+export function hitCellRows(counts: ReplayCounts, keepE: readonly number[], grid: number): Pick<Required<ModelArrays>, 'ellipsoidCellStart' | 'ellipsoidCellKey' | 'ellipsoidCellHits' | 'ellipsoidCellPasses'> {
+  const g3 = grid * grid * grid;
+  const keys = new Set<number>([...counts.cellHits.keys(), ...counts.cellPasses.keys()]);
+  const byEllipsoid = new Map<number, number[]>();
+  for (const key of keys) {
+    const e = Math.floor(key / g3);
+    const list = byEllipsoid.get(e);
+    if (list) list.push(key - e * g3);
+    else byEllipsoid.set(e, [key - e * g3]);
+  }
+  const start = new Uint32Array(keepE.length + 1);
+  let total = 0;
+  keepE.forEach((e, j) => {
+    start[j] = total;
+    total += byEllipsoid.get(e)?.length ?? 0;
+  });
+  start[keepE.length] = total;
+  const key = new Uint16Array(total), hits = new Uint32Array(total), passes = new Uint32Array(total);
+  keepE.forEach((e, j) => {
+    const list = (byEllipsoid.get(e) ?? []).sort((a, b) => a - b);
+    list.forEach((cell, i) => {
+      const o = start[j]! + i, full = e * g3 + cell;
+      key[o] = cell;
+      hits[o] = counts.cellHits.get(full) ?? 0;
+      passes[o] = counts.cellPasses.get(full) ?? 0;
+    });
+  });
+  return { ellipsoidCellStart: start, ellipsoidCellKey: key, ellipsoidCellHits: hits, ellipsoidCellPasses: passes };
 }
 
 type Typed = Float32Array | Float64Array | Int32Array | Uint32Array;

@@ -9,7 +9,8 @@
  * only the ground triangles (as surfaces); the ray replay of fitting takes all three at once.
  */
 import { SceneBuilder } from '../scene/scene-builder';
-import type { SceneData } from '../../src-common/scene-data';
+import type { EllipsoidCells, SceneData } from '../../src-common/scene-data';
+import { PRIM_INTS, PrimInt } from '../scene/scene-data';
 import { ElementKind } from '../scene/scene-query';
 import { SiteClass } from '../../src-common/classes';
 import type { ModelArrays, ModelScalars } from '../../src-common/fitted-model';
@@ -41,7 +42,8 @@ export interface ModelScene {
 
 type Elements = Pick<ModelArrays,
   'groundPositions' | 'groundPHit' | 'groundBlock' | 'ellipsoidMeans' | 'ellipsoidCovariances' | 'ellipsoidPHit' | 'ellipsoidBlock' |
-  'voxelMeans' | 'voxelCovariances' | 'voxelPermeability' | 'voxelBlock'>;
+  'voxelMeans' | 'voxelCovariances' | 'voxelPermeability' | 'voxelBlock' |
+  'ellipsoidCellStart' | 'ellipsoidCellKey' | 'ellipsoidCellHits' | 'ellipsoidCellPasses'>;
 
 /** Index ranges [start, end) of equal consecutive values of a block array (arrays are sorted by block). */
 function blockRuns(block: Int32Array): { block: number; start: number; end: number }[] {
@@ -54,6 +56,35 @@ function blockRuns(block: Int32Array): { block: number; start: number; end: numb
     }
   }
   return out;
+}
+
+/**
+ * The model's hit cells for the built scene: the rows as stored, and per Gaussian element of the
+ * scene (BVH order) the model ellipsoid it is — its primitive's offset plus its source index.
+ */
+function sceneCells(model: Elements, data: SceneData, primitives: PrimitiveRef[], c: { grid: number; prior: number }, shared: boolean): EllipsoidCells {
+  const row = alloc(Int32Array, data.gaussianCount, shared).fill(-1);
+  primitives.forEach((ref, p) => {
+    if (ref.kind !== ElementKind.Ellipsoid) return;
+    const first = data.primInts[p * PRIM_INTS + PrimInt.first]!, count = data.primInts[p * PRIM_INTS + PrimInt.count]!;
+    for (let g = first; g < first + count; g++) row[g] = ref.offset + data.gaussSource[g]!;
+  });
+  const copy = <T extends Uint32Array | Uint16Array>(a: T): T => {
+    const out = alloc(a.constructor as new (n: number | SharedArrayBuffer) => T, a.length, shared);
+    out.set(a);
+    return out;
+  };
+  return {
+    grid: c.grid, prior: c.prior, row,
+    start: copy(model.ellipsoidCellStart!), key: copy(model.ellipsoidCellKey!), hits: copy(model.ellipsoidCellHits!), passes: copy(model.ellipsoidCellPasses!),
+  };
+}
+
+/** A typed array of n elements, in shared memory when asked (so the scene can go to workers). */
+function alloc<T>(C: new (n: number | SharedArrayBuffer) => T, n: number, shared: boolean): T {
+  if (!shared) return new C(n);
+  const bytes = (C as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+  return new C(new SharedArrayBuffer(n * bytes)) as T;
 }
 
 export function buildModelScene(model: Elements, scalars: ModelScalars, kinds: ModelSceneKinds, opts: { shared?: boolean } = {}): ModelScene {
@@ -90,5 +121,8 @@ export function buildModelScene(model: Elements, scalars: ModelScalars, kinds: M
     }
   }
   const data = b.build({ shared: opts.shared ?? false, mahalanobisThreshold: scalars.mahalanobisThreshold, voxelTau: scalars.voxelTau, ellipsoidHitFalloff: scalars.ellipsoidHitFalloff ?? false });
+  if (kinds.ellipsoids && scalars.ellipsoidCells && scalars.ellipsoidCells.grid > 0 && model.ellipsoidCellStart) {
+    data.ellipsoidCells = sceneCells(model, data, primitives, scalars.ellipsoidCells, opts.shared ?? false);
+  }
   return { data, primitives };
 }

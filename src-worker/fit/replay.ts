@@ -15,10 +15,12 @@
  * and ellipsoids) the one the return fits best — smallest |r − t| / maxResidual or d(r) / k —
  * counts the ray's hit (one hit per ray); a voxel counts every return inside it (n in Deschaud et
  * al. 2012).
- * A ray without a return counts a miss at every element it meets within max range.
+ * A ray without a return counts a miss at every element it meets within max range (at ground
+ * triangles only with θ's groundNoReturnMisses = 1).
  * Then p_hit = (hits + a) / (hits + misses + a + b) and ρ = m / (m + n).
  * Each ellipsoid hit and pass is also counted in one of FALLOFF_BINS bins of m² (the ray's
- * minimum Mahalanobis distance), for the hit-probability falloff's κ (ellipsoid-kappa.ts).
+ * minimum Mahalanobis distance), for the hit-probability falloff's κ (ellipsoid-kappa.ts), and,
+ * with cells, in the hit cell where the ray passes closest to its centre (scene/ellipsoid-cells.ts).
  *
  * σ²_ground = the mean of (r − t)² over the rays whose hit went to a triangle.
  */
@@ -30,6 +32,7 @@ import { POSE_STRIDE } from '../../src-common/packets';
 import type { FitLogChunk } from './log-input';
 import type { ModelScene } from './model-scene';
 import { FALLOFF_BINS, falloffBin } from './ellipsoid-kappa';
+import { gaussCell } from '../scene/ellipsoid-cells';
 
 /** Rays gathered from one packet (one laser's, at neighbouring azimuths) before they are walked and counted. */
 const MAX_BUNDLE = 32;
@@ -44,6 +47,12 @@ export interface ReplayCounts {
   ellipsoidPassBins: Uint32Array;
   voxelEnds: Uint32Array;
   voxelPasses: Uint32Array;
+  /**
+   * Hit cells (ReplayOptions.cellGrid > 0): hits and passes by key e·G³ + cell, e the model
+   * ellipsoid; only cells some ray reached.
+   */
+  cellHits: Map<number, number>;
+  cellPasses: Map<number, number>;
   /** Σ (r − t)² and the number of rays whose hit went to a triangle. */
   residualSum: number;
   residualCount: number;
@@ -60,6 +69,7 @@ export function newReplayCounts(triangles: number, ellipsoids: number, voxels: n
     ellipsoidHits: new Uint32Array(ellipsoids), ellipsoidMisses: new Uint32Array(ellipsoids),
     ellipsoidHitBins: new Uint32Array(ellipsoids * FALLOFF_BINS), ellipsoidPassBins: new Uint32Array(ellipsoids * FALLOFF_BINS),
     voxelEnds: new Uint32Array(voxels), voxelPasses: new Uint32Array(voxels),
+    cellHits: new Map(), cellPasses: new Map(),
     residualSum: 0, residualCount: 0, rays: 0, hitRays: 0, missRays: 0, unexplained: 0,
   };
 }
@@ -70,6 +80,7 @@ export function addReplayCounts(a: ReplayCounts, b: ReplayCounts): void {
     const x = a[k], y = b[k];
     for (let i = 0; i < x.length; i++) x[i] = x[i]! + y[i]!;
   }
+  for (const k of ['cellHits', 'cellPasses'] as const) for (const [key, n] of b[k]) a[k].set(key, (a[k].get(key) ?? 0) + n);
   a.residualSum += b.residualSum;
   a.residualCount += b.residualCount;
   a.rays += b.rays;
@@ -85,6 +96,12 @@ export interface ReplayOptions {
   voxelTau: number;
   /** How far past a return the walk goes to find elements that contain it (m). */
   margin: number;
+  /** Elements nearer than this to the sensor count nothing (its minimum range, m; 0: none). */
+  minRange?: number;
+  /** A ray without a return counts a miss at the ground triangles it crosses (θ's groundNoReturnMisses). */
+  groundNoReturnMisses: boolean;
+  /** Hit cells per axis of each ellipsoid (θ's ellipsoidCells); 0: none counted. */
+  cellGrid: number;
 }
 
 const K_NONE = -1;
@@ -103,6 +120,13 @@ export class Replayer {
   private readonly bestResidual = new Float64Array(MAX_BUNDLE);
   /** m² of the ray with its best ellipsoid candidate (the hit's falloff weight). */
   private readonly bestM2 = new Float64Array(MAX_BUNDLE);
+  /** The hit cell of the ray's best ellipsoid candidate (−1: none counted). */
+  private readonly bestCell = new Int32Array(MAX_BUNDLE);
+  /** Origin of the bundle being walked (every ray of a bundle shares its packet's). */
+  private ox = 0;
+  private oy = 0;
+  private oz = 0;
+  private readonly cells: number;
   private readonly dirs = new Float64Array(3 * MAX_BUNDLE);
   private readonly tmaxs = new Float64Array(MAX_BUNDLE);
   private readonly thr2: number;
@@ -119,16 +143,17 @@ export class Replayer {
    * reference walk always; 'traverse' asks the scene's ordered traverse() — the same counts every
    * way (the tests hold them to it).
    */
-  constructor(scene: ModelScene, private readonly counts: ReplayCounts, private readonly opts: ReplayOptions, private readonly mode: 'collect' | 'reference' | 'traverse' = 'collect') {
+  constructor(private readonly scene: ModelScene, private readonly counts: ReplayCounts, private readonly opts: ReplayOptions, private readonly mode: 'collect' | 'reference' | 'traverse' = 'collect') {
     const offsets = scene.primitives.map((p) => p.offset);
     this.query = createSceneQuery(scene.data, mode === 'reference' ? 'js' : 'auto');
     // The walk names primitive and element; the counts want the kind and the model index.
     const d = scene.data, primOffset = Int32Array.from(offsets), primKind = new Int32Array(d.primitiveCount);
     for (let p = 0; p < d.primitiveCount; p++) primKind[p] = d.primInts[p * PRIM_INTS]!;
+    this.cells = opts.cellGrid;
     this.sink = (ray, p, e, t, m2, varT) => {
       const kind = primKind[p]!;
       const source = kind === ElementKind.Surface || kind === ElementKind.Ground ? d.triSource : d.gaussSource;
-      this.element(ray, kind, primOffset[p]! + source[e]!, t, m2, varT);
+      this.element(ray, kind, primOffset[p]! + source[e]!, t, m2, varT, this.cellOf(kind, e, ray, t));
     };
     this.thr2 = opts.mahalanobisThreshold * opts.mahalanobisThreshold;
     this.tau2 = opts.voxelTau * opts.voxelTau;
@@ -136,17 +161,28 @@ export class Replayer {
     this.visit = (hit) => {
       const h = hit as SceneElementHit;
       const ref = prims[h.primitive]!;
-      this.element(this.visitRay, ref.kind, ref.offset + h.sourceIndex, h.t, h.mahalanobis * h.mahalanobis, h.varT);
+      this.element(this.visitRay, ref.kind, ref.offset + h.sourceIndex, h.t, h.mahalanobis * h.mahalanobis, h.varT, this.cellOf(ref.kind, h.element, this.visitRay, h.t));
       return false;
     };
   }
 
-  private element(ray: number, kind: number, e: number, t: number, m2: number, varT: number): void {
+  /**
+   * The hit cell where ray `ray` of the bundle passes Gaussian element `g` at t (−1: not an
+   * ellipsoid, or no cells). A model scene places every primitive once at the identity, so the
+   * world ray is already in the Gaussians' frame.
+   */
+  private cellOf(kind: number, g: number, ray: number, t: number): number {
+    if (this.cells <= 0 || kind !== ElementKind.Ellipsoid) return -1;
+    const d = this.dirs;
+    return gaussCell(this.scene.data.gauss, g, this.ox, this.oy, this.oz, d[3 * ray]!, d[3 * ray + 1]!, d[3 * ray + 2]!, t, this.opts.mahalanobisThreshold, this.cells);
+  }
+
+  private element(ray: number, kind: number, e: number, t: number, m2: number, varT: number, cell: number): void {
     const c = this.counts;
     const r = this.range[ray]!;
     if (kind === ElementKind.Ground) {
       if (r !== r) {
-        c.groundMisses[e]!++;
+        if (this.opts.groundNoReturnMisses) c.groundMisses[e]!++;
         return;
       }
       const res = r - t;
@@ -165,7 +201,7 @@ export class Replayer {
     }
     const gauss = kind === ElementKind.Ellipsoid;
     if (r !== r) {
-      if (gauss) this.ellipsoidPass(e, m2);
+      if (gauss) this.ellipsoidPass(e, m2, cell);
       else c.voxelPasses[e]!++;
       return;
     }
@@ -173,7 +209,7 @@ export class Replayer {
     const half = Math.sqrt(varT * Math.max(0, k2 - m2));
     const ds = r - t;
     if (ds > half) {
-      if (gauss) this.ellipsoidPass(e, m2);
+      if (gauss) this.ellipsoidPass(e, m2, cell);
       else c.voxelPasses[e]!++;
     } else if (ds >= -half) {
       if (!gauss) {
@@ -186,13 +222,19 @@ export class Replayer {
         this.bestKind[ray] = ElementKind.Ellipsoid;
         this.bestIndex[ray] = e;
         this.bestM2[ray] = m2;
+        this.bestCell[ray] = cell;
       }
     }
   }
 
-  private ellipsoidPass(e: number, m2: number): void {
+  private ellipsoidPass(e: number, m2: number, cell: number): void {
     this.counts.ellipsoidMisses[e]!++;
     this.counts.ellipsoidPassBins[e * FALLOFF_BINS + falloffBin(m2, this.thr2)]!++;
+    if (cell >= 0) bump(this.counts.cellPasses, this.cellKey(e, cell));
+  }
+
+  private cellKey(e: number, cell: number): number {
+    return e * this.cells * this.cells * this.cells + cell;
   }
 
   /**
@@ -270,6 +312,7 @@ export class Replayer {
         this.bestKind[k] = K_NONE;
         this.bestIndex[k] = -1;
         this.bestScore[k] = Infinity;
+        this.bestCell[k] = -1;
         k++;
       }
     }
@@ -278,12 +321,14 @@ export class Replayer {
   /** Walks the k rays gathered in dirs/tmaxs, then counts their hits. */
   private castBundle(ox: number, oy: number, oz: number, k: number): void {
     const dirs = this.dirs, tmaxs = this.tmaxs, q = this.query;
+    this.ox = ox; this.oy = oy; this.oz = oz;
+    const tmin = this.opts.minRange ?? 0;
     for (let j = 0; j < k; j++) {
       if (this.mode === 'traverse') {
         this.visitRay = j;
-        q.traverse(ox, oy, oz, dirs[3 * j]!, dirs[3 * j + 1]!, dirs[3 * j + 2]!, 0, tmaxs[j]!, this.visit);
+        q.traverse(ox, oy, oz, dirs[3 * j]!, dirs[3 * j + 1]!, dirs[3 * j + 2]!, tmin, tmaxs[j]!, this.visit);
       } else {
-        q.collect(ox, oy, oz, dirs[3 * j]!, dirs[3 * j + 1]!, dirs[3 * j + 2]!, 0, tmaxs[j]!, j, this.sink);
+        q.collect(ox, oy, oz, dirs[3 * j]!, dirs[3 * j + 1]!, dirs[3 * j + 2]!, tmin, tmaxs[j]!, j, this.sink);
       }
     }
     const c = this.counts;
@@ -297,11 +342,16 @@ export class Replayer {
       } else if (kind === ElementKind.Ellipsoid) {
         c.ellipsoidHits[e]!++;
         c.ellipsoidHitBins[e * FALLOFF_BINS + falloffBin(this.bestM2[j]!, this.thr2)]!++;
+        if (this.bestCell[j]! >= 0) bump(c.cellHits, this.cellKey(e, this.bestCell[j]!));
       } else {
         c.unexplained++;
       }
     }
   }
+}
+
+function bump(m: Map<number, number>, key: number): void {
+  m.set(key, (m.get(key) ?? 0) + 1);
 }
 
 /** The walk margin past a return: the largest half-extent along any ray of any Gaussian, or maxResidual, capped. */

@@ -77,7 +77,7 @@ export function sliceObjective(
   hooks: Pick<FitHooks, 'checkCancelled'>,
 ): SliceScore & { objective: number } {
   const fitHooks: FitHooks = { progress: () => {}, checkCancelled: hooks.checkCancelled };
-  const fit = fitModel({ chunks: input.chunks.map(toFitChunk), params, seed: input.seed, profileMaxRange: input.profile.range.max }, fitHooks);
+  const fit = fitModel({ chunks: input.chunks.map(toFitChunk), params, seed: input.seed, profileMaxRange: input.profile.range.max, profileMinRange: input.profile.range.min }, fitHooks);
   const { data } = buildModelScene(fit.arrays, fit.scalars, kindsForMode('hybrid'));
   const source = logRays(input.chunks);
   const sim = new Simulator({

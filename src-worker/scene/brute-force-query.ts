@@ -72,8 +72,9 @@ export class BruteForceSceneQuery implements SceneQuery {
 
   traverse(ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tmin: number, tmax: number, visit: (hit: ElementHit) => boolean): void {
     const hit = newSceneElementHit();
+    const ray = Float64Array.of(ox, oy, oz, dx, dy, dz);
     for (const f of this.collect(ox, oy, oz, dx, dy, dz, tmin, tmax, false)) {
-      fillElementHit(this.data, hit, f.inst, f.element, f.t, f.m, f.varT, this.sigma);
+      fillElementHit(this.data, hit, f.inst, f.element, f.t, f.m, f.varT, this.sigma, ray);
       if (visit(hit)) return;
     }
   }

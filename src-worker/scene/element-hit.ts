@@ -8,6 +8,7 @@ import { type SceneData } from '../../src-common/scene-data';
 import { ElementKind, type ElementHit } from './scene-query';
 import { worldGaussian } from './instance-frame';
 import { falloffHitProbability, meanFalloffWeight } from './ellipsoid-falloff';
+import { cellHitProbability, sceneGaussCell } from './ellipsoid-cells';
 
 /** The hit record traverse() hands to its visitor: the interface's fields plus where it came from. */
 export interface SceneElementHit extends ElementHit {
@@ -31,10 +32,12 @@ export function newSceneElementHit(): SceneElementHit {
 /**
  * Fills `hit` for element `element` of instance `inst` met at t; for a Gaussian `mahalanobis` is
  * its minimum distance along the ray and `varT` σ_t² (a triangle's come from its primitive).
- * `sigma` is 6 doubles of scratch.
+ * `sigma` is 6 doubles of scratch. `ray` (world origin and direction) places the ray on an
+ * ellipsoid's hit cells where the scene has them (ellipsoid-cells.ts).
  */
 export function fillElementHit(
   data: SceneData, hit: SceneElementHit, inst: number, element: number, t: number, mahalanobis: number, varT: number, sigma: Float64Array,
+  ray?: Float64Array,
 ): void {
   const ii = data.instInts, p = ii[inst * INST_INTS]!;
   const kind = data.primInts[p * PRIM_INTS]! as ElementKind;
@@ -63,5 +66,13 @@ export function fillElementHit(
   hit.pHit = kind === ElementKind.Ellipsoid && data.ellipsoidHitFalloff === true
     ? falloffHitProbability(stored, mahalanobis * mahalanobis, meanFalloffWeight(data.mahalanobisThreshold))
     : stored;
+  const cells = data.ellipsoidCells;
+  if (cells && ray && kind === ElementKind.Ellipsoid && hit.pHit > 0) {
+    const row = cells.row[element]!;
+    if (row >= 0) {
+      const cell = sceneGaussCell(data, inst, element, ray[0]!, ray[1]!, ray[2]!, ray[3]!, ray[4]!, ray[5]!, t, cells.grid);
+      hit.pHit = cellHitProbability(cells, row, cell, hit.pHit);
+    }
+  }
   worldGaussian(data, element, inst, hit.mean, hit.chol, sigma);
 }

@@ -87,6 +87,8 @@ export class BvhSceneQuery implements SceneQuery {
   private readonly closestVisitor: ElementVisitor;
   private readonly traverseVisitor: ElementVisitor;
   private readonly collectVisitor: ElementVisitor;
+  /** The ray traverse() is walking (world origin, direction): fillElementHit places it on hit cells. */
+  private readonly ray = new Float64Array(6);
 
   constructor(data: SceneData, kernel: SurfaceKernel = 'auto') {
     this.data = data;
@@ -190,6 +192,8 @@ export class BvhSceneQuery implements SceneQuery {
     tmin: number, tmax: number,
     visit: (hit: ElementHit) => boolean,
   ): void {
+    const r = this.ray;
+    r[0] = ox; r[1] = oy; r[2] = oz; r[3] = dx; r[4] = dy; r[5] = dz;
     const k = this.kernelFor(tmin, tmax);
     if (k === null) {
       this.visit = visit;
@@ -222,7 +226,7 @@ export class BvhSceneQuery implements SceneQuery {
 
   /** Fills the reused hit record for element `e` of instance `inst` met at `t` and calls the visitor. */
   private visitElement(t: number, e: number, inst: number, mahalanobis: number, varT: number, visit: (hit: ElementHit) => boolean): boolean {
-    fillElementHit(this.data, this.hit, inst, e, t, mahalanobis, varT, this.sigma);
+    fillElementHit(this.data, this.hit, inst, e, t, mahalanobis, varT, this.sigma, this.ray);
     return visit(this.hit);
   }
 }

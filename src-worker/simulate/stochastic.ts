@@ -6,7 +6,7 @@
  * ellipsoids / voxel Gaussians it passes within the Mahalanobis threshold). At each it draws
  * Bernoulli(p_hit) (for a voxel p_hit = 1 − ρ, ρ its permeability): on success the return is
  * sampled and the ray stops; otherwise it passes through. Past the last element (or max range)
- * the pulse is a miss.
+ * the pulse is a miss. Elements nearer than the profile's minimum range are not visited.
  *
  * The return of a hit:
  * - ground / surface triangle: t + N(0, σ²) with σ² the element's variance (σ²_ground; varT)
@@ -93,7 +93,10 @@ export class StochasticCaster implements ModeCaster {
     }
     this.rng = rng;
     this.chosen = false;
-    this.scene.traverse(f.ox, f.oy, f.oz, dx, dy, dz, 0, this.range.max, this.visit);
+    // From the minimum range on: nearer than that the sensor cannot range, a fitted model holds no
+    // evidence (its replay counts nothing there, src-worker/fit/replay.ts), and an element chosen
+    // there would only turn the pulse into a miss.
+    this.scene.traverse(f.ox, f.oy, f.oz, dx, dy, dz, this.range.min, this.range.max, this.visit);
     this.rng = null;
     if (!this.chosen) return;
 

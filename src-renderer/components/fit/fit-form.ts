@@ -20,6 +20,7 @@ export const PARAM_LABELS: Partial<Record<FitParamName, string>> = {
   vertexSpacing: 'Ground vertex spacing (m)',
   learnHitPriors: 'Learn hit priors (1 = yes)',
   ellipsoidHitFalloff: 'Hit-probability falloff (1 = yes)',
+  groundNoReturnMisses: 'Rays without a return pass the ground (1 = yes)',
 };
 
 export interface FitForm {

@@ -44,6 +44,32 @@ describe('fitted models written in turns', () => {
     }
   });
 
+  it('keep the hit cells of a model that has them, and read a model without them as without', async () => {
+    const store = openProject(tmp.file('cells.thicket'), { create: true });
+    try {
+      const plain = modelArrays(10, 3, 2);
+      const withCells: ModelArrays = {
+        ...plain,
+        ellipsoidCellStart: Uint32Array.of(0, 2, 2, 5), ellipsoidCellKey: Uint16Array.of(3, 4000, 1, 2, 65000),
+        ellipsoidCellHits: Uint32Array.of(1, 0, 7, 2, 9), ellipsoidCellPasses: Uint32Array.of(0, 5, 1, 1, 0),
+      };
+      const a = store.models.create(NEW, withCells, new Float64Array(0));
+      const b = await store.models.createInTurns(NEW, plain, new Float64Array(0));
+      expect(store.models.arrays(a.id)).toEqual(withCells);
+      expect(await store.models.arraysInTurns(a.id)).toEqual(withCells);
+      const read = store.models.arrays(b.id);
+      expect(read).toEqual(plain);
+      expect('ellipsoidCellStart' in read).toBe(false);
+      // Rows that do not fit the ellipsoids are refused before anything is written.
+      const before = store.models.list().length;
+      expect(() => store.models.create(NEW, { ...withCells, ellipsoidCellStart: Uint32Array.of(0, 2, 5) }, new Float64Array(0))).toThrow(/ellipsoidCellStart has 3 values, expected 4/);
+      expect(() => store.models.create(NEW, { ...plain, ellipsoidCellKey: Uint16Array.of(1) }, new Float64Array(0))).toThrow(/1 of the 4 hit-cell arrays/);
+      expect(store.models.list().length).toBe(before);
+    } finally {
+      store.close();
+    }
+  });
+
   it('a model left half-written is dropped on the next open', async () => {
     const file = tmp.file('crash.thicket');
     let store = openProject(file, { create: true });

@@ -5,7 +5,7 @@ import type { FitLogChunk } from '../../../src-worker/fit/log-input';
 import { RandomStream } from '../../../src-worker/random/stream';
 import { randomGaussians, randomTriangles } from '../scene/random-scene';
 
-const OPTS = { maxRange: 100, maxResidual: 0.75, mahalanobisThreshold: 3.5, voxelTau: 2, margin: 2 };
+const OPTS = { maxRange: 100, maxResidual: 0.75, mahalanobisThreshold: 3.5, voxelTau: 2, margin: 2, groundNoReturnMisses: true, cellGrid: 0 };
 
 interface Elements {
   tris: Float32Array;
@@ -53,9 +53,9 @@ function chunk(packets: { origin: number[]; dirs: number[][]; ranges: number[] }
   return c;
 }
 
-function replay(s: ModelScene, c: FitLogChunk, sizes: number[], mode: 'collect' | 'reference' | 'traverse'): ReplayCounts {
+function replay(s: ModelScene, c: FitLogChunk, sizes: number[], mode: 'collect' | 'reference' | 'traverse', opts = OPTS): ReplayCounts {
   const counts = newReplayCounts(sizes[0]!, sizes[1]!, sizes[2]!);
-  new Replayer(s, counts, OPTS, mode).replayChunk(c);
+  new Replayer(s, counts, opts, mode).replayChunk(c);
   return counts;
 }
 
@@ -115,6 +115,19 @@ describe('hit probabilities by replaying the training rays', () => {
     expect(counts.groundHits[0]! > 0 ? pg[0] : pg[1]).toBeGreaterThan(0.8);
   });
 
+  it('with groundNoReturnMisses off, rays without a return count nothing on the ground and the same everywhere else', () => {
+    const on = replay(s, c, [2, 1, 1], 'collect');
+    for (const mode of ['collect', 'reference', 'traverse'] as const) {
+      const off = replay(s, c, [2, 1, 1], mode, { ...OPTS, groundNoReturnMisses: false });
+      // The 100 rays without a return crossed the wall: on, they were its 100 misses; off, none.
+      expect(off.groundMisses[0]! + off.groundMisses[1]!, mode).toBe(0);
+      expect(Array.from(off.groundHits), mode).toEqual(Array.from(on.groundHits));
+      // Ellipsoids still count them: a ray can pass vegetation into the open, not the ground.
+      expect(off.ellipsoidMisses[0], mode).toBe(700);
+      expect(off.residualCount, mode).toBe(600);
+    }
+  });
+
   it('gives the same counts from the kernel\'s unordered walk, the reference walk, or the scene\'s ordered traverse()', () => {
     const a = replay(s, c, [2, 1, 1], 'collect');
     expectSame(a, replay(s, c, [2, 1, 1], 'reference'), 'reference');
@@ -161,6 +174,20 @@ describe('replay walks agree on random scenes', () => {
       expect(visits).toBeGreaterThan(500); // the scene is dense enough to test something
       expectSame(a, replay(s, c, [400, 300, 300], 'reference'), 'reference');
       expectSame(a, replay(s, c, [400, 300, 300], 'traverse'), 'traverse');
+      // Hit cells and a minimum range: the same counts every way too, and the cells add up to the
+      // ellipsoids' own counts.
+      const opts = { ...OPTS, cellGrid: 6, minRange: 1.5 };
+      const ca = replay(s, c, [400, 300, 300], 'collect', opts);
+      for (const mode of ['reference', 'traverse'] as const) {
+        const cb = replay(s, c, [400, 300, 300], mode, opts);
+        expectSame(ca, cb, `${mode} with cells`);
+        expect([...cb.cellHits].sort(), mode).toEqual([...ca.cellHits].sort());
+        expect([...cb.cellPasses].sort(), mode).toEqual([...ca.cellPasses].sort());
+      }
+      const sum = (m: Map<number, number>) => [...m.values()].reduce((x, y) => x + y, 0);
+      expect(sum(ca.cellHits)).toBe(ca.ellipsoidHits.reduce((x, y) => x + y, 0));
+      expect(sum(ca.cellPasses)).toBe(ca.ellipsoidMisses.reduce((x, y) => x + y, 0));
+      expect(ca.cellPasses.size).toBeGreaterThan(50);
     });
   }
 });

@@ -45,6 +45,12 @@ describe('hybrid mode', () => {
     for (let i = 0; i < n; i++) if (c.rayObject[i] === 2) expect(Math.abs(c.rayRange[i]! - 10)).toBeLessThan(0.3);
   });
 
+  it('elements nearer than the minimum range (0.5 m) are not visited: they neither return nor stop the pulse', () => {
+    const c = run(elementScene([sphere(0.3, 1, 1, 0.02), sphere(10, 1, 2)]));
+    expect(c.rayCount).toBe(RAYS * PACKETS);
+    expect(Array.from(c.rayObject).every((o) => o === 2)).toBe(true);
+  });
+
   it('p_hit = 0 elements are invisible and p_hit = 1 elements always return', () => {
     const c = run(elementScene([sphere(5, 0, 1), sphere(10, 1, 2), sphere(15, 1, 3)]));
     expect(Array.from(c.rayObject).every((o) => o === 2)).toBe(true);
