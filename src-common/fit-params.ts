@@ -96,8 +96,13 @@ export const FIT_PARAM_DEFAULTS = {
    * the simulator reads a ray's hit probability from its cell; 0: by the Mahalanobis distance only.
    */
   ellipsoidCells: 16,
-  /** s: pseudo-rays of the ellipsoid's falloff curve in each hit cell (small: a cell's own rays decide). */
-  ellipsoidCellPrior: 0.25,
+  /**
+   * Hit cells per side of each ground triangle: G × G cells of its barycentric coordinates, as for
+   * ellipsoids; 0: one p_hit per triangle.
+   */
+  groundCells: 6,
+  /** s: pseudo-rays of the element's own hit probability in each hit cell (small: a cell's own rays decide). */
+  hitCellPrior: 0.25,
 
   /** Voxel side of the permeability model (m; seed 000 used 0.3 m for mobile data). */
   voxelSize: 0.3,
@@ -144,7 +149,8 @@ const LIMITS: Record<FitParamName, [number, number, 'int'?]> = {
   ellipsoidHitFalloff: [0, 1, 'int'],
   groundNoReturnMisses: [0, 1, 'int'],
   ellipsoidCells: [0, 40, 'int'],
-  ellipsoidCellPrior: [0, 1e6],
+  groundCells: [0, 40, 'int'],
+  hitCellPrior: [0, 1e6],
   voxelSize: [0.01, 50],
   voxelMinPoints: [1, 1e6, 'int'],
   voxelTau: [0.1, 100],

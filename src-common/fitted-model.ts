@@ -31,7 +31,7 @@ export interface ModelArrays {
   voxelEnds: Uint32Array;
   voxelPasses: Uint32Array;
   /**
-   * Hit cells of the ellipsoids (θ's ellipsoidCells > 0; src-worker/scene/ellipsoid-cells.ts):
+   * Hit cells of the ellipsoids (θ's ellipsoidCells > 0; src-worker/scene/hit-cells.ts):
    * compressed rows, ellipsoid i's cells at [start[i], start[i + 1]) of key (cell index, ascending),
    * hits and passes. Absent in models fitted without them (or before they existed).
    */
@@ -39,6 +39,11 @@ export interface ModelArrays {
   ellipsoidCellKey?: Uint16Array;
   ellipsoidCellHits?: Uint32Array;
   ellipsoidCellPasses?: Uint32Array;
+  /** The same for the ground triangles (θ's groundCells > 0), one row per triangle. */
+  groundCellStart?: Uint32Array;
+  groundCellKey?: Uint16Array;
+  groundCellHits?: Uint32Array;
+  groundCellPasses?: Uint32Array;
 }
 
 export const MODEL_ARRAY_NAMES = [
@@ -47,8 +52,13 @@ export const MODEL_ARRAY_NAMES = [
   'voxelMeans', 'voxelCovariances', 'voxelPermeability', 'voxelBlock', 'voxelPoints', 'voxelEnds', 'voxelPasses',
 ] as const satisfies readonly (keyof ModelArrays)[];
 
-/** Arrays a model may lack (older models, or θ that leaves them out): all four or none. */
-export const OPTIONAL_MODEL_ARRAY_NAMES = ['ellipsoidCellStart', 'ellipsoidCellKey', 'ellipsoidCellHits', 'ellipsoidCellPasses'] as const satisfies readonly (keyof ModelArrays)[];
+/** The hit-cell arrays of each kind (a model may lack them: older models, or θ that leaves them out; all four or none). */
+const CELL_GROUPS = {
+  ellipsoid: ['ellipsoidCellStart', 'ellipsoidCellKey', 'ellipsoidCellHits', 'ellipsoidCellPasses'],
+  ground: ['groundCellStart', 'groundCellKey', 'groundCellHits', 'groundCellPasses'],
+} as const satisfies Record<string, readonly (keyof ModelArrays)[]>;
+
+export const OPTIONAL_MODEL_ARRAY_NAMES = [...CELL_GROUPS.ellipsoid, ...CELL_GROUPS.ground] as const;
 
 /** The scalars a scene built from the arrays needs. */
 export interface ModelScalars {
@@ -57,8 +67,8 @@ export interface ModelScalars {
   voxelTau: number;
   /** Ellipsoid p_hit falls off with the ray's Mahalanobis distance (θ's ellipsoidHitFalloff); absent: constant. */
   ellipsoidHitFalloff?: boolean;
-  /** The hit cells' grid and prior (θ's ellipsoidCells, ellipsoidCellPrior); absent: none read. */
-  ellipsoidCells?: { grid: number; prior: number };
+  /** The hit cells' grids and prior (θ's ellipsoidCells, groundCells, hitCellPrior); absent: none read. */
+  hitCells?: { ellipsoidGrid: number; groundGrid: number; prior: number };
 }
 
 /** Checks the arrays agree with each other (a stored model read back, or one built in a test). */
@@ -76,13 +86,14 @@ export function checkModelArrays(a: ModelArrays): void {
   expect('voxelMeans', 3 * v);
   expect('voxelCovariances', 6 * v);
   for (const n of ['voxelBlock', 'voxelPoints', 'voxelEnds', 'voxelPasses'] as const) expect(n, v);
-  const start = a.ellipsoidCellStart;
-  const present = OPTIONAL_MODEL_ARRAY_NAMES.filter((n) => a[n] !== undefined).length;
-  if (present !== 0 && present !== OPTIONAL_MODEL_ARRAY_NAMES.length) throw new Error(`model arrays: ${present} of the ${OPTIONAL_MODEL_ARRAY_NAMES.length} hit-cell arrays`);
-  if (start) {
-    if (start.length !== e + 1) throw new Error(`model array ellipsoidCellStart has ${start.length} values, expected ${e + 1}`);
-    const n = start[e]!;
-    for (let i = 0; i < e; i++) if (start[i]! > start[i + 1]!) throw new Error(`model array ellipsoidCellStart decreases at ${i}`);
-    for (const name of ['ellipsoidCellKey', 'ellipsoidCellHits', 'ellipsoidCellPasses'] as const) expect(name, n);
+  for (const [kind, names] of [['ellipsoid', CELL_GROUPS.ellipsoid], ['ground', CELL_GROUPS.ground]] as const) {
+    const present = names.filter((n) => a[n] !== undefined).length;
+    if (present !== 0 && present !== names.length) throw new Error(`model arrays: ${present} of the ${names.length} ${kind} hit-cell arrays`);
+    const start = a[names[0]];
+    if (!start) continue;
+    const rows = kind === 'ellipsoid' ? e : t;
+    if (start.length !== rows + 1) throw new Error(`model array ${names[0]} has ${start.length} values, expected ${rows + 1}`);
+    for (let i = 0; i < rows; i++) if (start[i]! > start[i + 1]!) throw new Error(`model array ${names[0]} decreases at ${i}`);
+    for (const name of names.slice(1)) expect(name, start[rows]!);
   }
 }

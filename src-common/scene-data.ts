@@ -18,16 +18,16 @@ export interface KernelScene {
 }
 
 /**
- * Per ellipsoid of a fitted model, hit and pass counts by cell of its whitened volume
- * (src-worker/scene/ellipsoid-cells.ts), in compressed rows: ellipsoid r's cells are
+ * Per element of a fitted model (ellipsoids, or ground triangles), hit and pass counts by cell
+ * (src-worker/scene/hit-cells.ts), in compressed rows: element r's cells are
  * key/hits/passes[start[r] … start[r + 1]), keys ascending.
  */
-export interface EllipsoidCells {
-  /** Cells per axis of the cube [−k, k]³ (k the Mahalanobis threshold). */
+export interface HitCells {
+  /** Cells per axis: of the cube [−k, k]³ (ellipsoids, k the Mahalanobis threshold), of the barycentric square (triangles). */
   grid: number;
-  /** s: pseudo-rays of the ellipsoid's falloff curve mixed into each cell's counts. */
+  /** s: pseudo-rays of the element's own hit probability mixed into each cell's counts. */
   prior: number;
-  /** Per Gaussian element of the scene (`gauss` order): its row below, −1 for none (voxels). */
+  /** Per element of the scene (`gauss` order for ellipsoids, `triVerts` order for triangles): its row below, −1 for none. */
   row: Int32Array;
   start: Uint32Array;
   key: Uint16Array;
@@ -67,10 +67,12 @@ export interface SceneData {
    */
   ellipsoidHitFalloff?: boolean;
   /**
-   * A fitted model's hit cells (src-worker/scene/ellipsoid-cells.ts): where on each ellipsoid its
-   * training rays returned or passed. Absent: every ray at the same Mahalanobis distance alike.
+   * A fitted model's hit cells (src-worker/scene/hit-cells.ts): where on each ellipsoid, and on
+   * each ground triangle, its training rays returned or passed. Absent: every ray meeting an
+   * element alike (at the same Mahalanobis distance, for ellipsoids).
    */
-  ellipsoidCells?: EllipsoidCells;
+  ellipsoidCells?: HitCells;
+  groundCells?: HitCells;
   /** Wall-clock milliseconds the build took (all BVHs, copies included). */
   buildMs: number;
   /**

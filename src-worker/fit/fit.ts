@@ -196,7 +196,7 @@ export function fitElements(input: FitInput, hooks: FitHooks, opts: { sharedScen
   return {
     elements,
     scene,
-    replay: { maxRange, maxResidual: params.maxResidual, mahalanobisThreshold: params.mahalanobisThreshold, voxelTau: params.voxelTau, margin, minRange: input.profileMinRange ?? 0, groundNoReturnMisses: params.groundNoReturnMisses === 1, cellGrid: params.ellipsoidCells },
+    replay: { maxRange, maxResidual: params.maxResidual, mahalanobisThreshold: params.mahalanobisThreshold, voxelTau: params.voxelTau, margin, minRange: input.profileMinRange ?? 0, groundNoReturnMisses: params.groundNoReturnMisses === 1, cellGrid: params.ellipsoidCells, groundCellGrid: params.groundCells },
     report: {
       counts: {
         packets: cloudPass.packets, rays: cloudPass.rays, hits: cloudPass.hits, misses: cloudPass.rays - cloudPass.hits,
@@ -284,7 +284,7 @@ export function finishFit(fitted: Pick<FittedElements, 'elements' | 'report' | '
   };
   const scalars = {
     groundVariance, mahalanobisThreshold: params.mahalanobisThreshold, voxelTau: params.voxelTau, ellipsoidHitFalloff: params.ellipsoidHitFalloff === 1,
-    ellipsoidCells: { grid: params.ellipsoidCells, prior: params.ellipsoidCellPrior },
+    hitCells: { ellipsoidGrid: params.ellipsoidCells, groundGrid: params.groundCells, prior: params.hitCellPrior },
   };
   return { arrays, scalars, report, trail: fitted.trail };
 }
@@ -525,7 +525,9 @@ function assemble(elements: ElementArrays, counts: ReplayCounts, priors: FitRepo
   for (let i = 0; i < ePHit.length; i++) if (ePHit[i]! > 0 && (!priors.learned || counts.ellipsoidHits[i]! > 0)) keepE.push(i);
   const keepV: number[] = [];
   for (let i = 0; i < rho.length; i++) if (rho[i]! < 1) keepV.push(i);
-  const cells = params.ellipsoidCells > 0 ? hitCellRows(counts, keepE, params.ellipsoidCells) : null;
+  const g = params.ellipsoidCells, gt = params.groundCells;
+  const eCells = g > 0 ? hitCellRows(counts.cellHits, counts.cellPasses, keepE, g * g * g) : null;
+  const gCells = gt > 0 ? hitCellRows(counts.groundCellHits, counts.groundCellPasses, Array.from(groundPHit, (_, i) => i), gt * gt) : null;
   return {
     groundPositions: elements.groundPositions,
     groundPHit,
@@ -546,17 +548,19 @@ function assemble(elements: ElementArrays, counts: ReplayCounts, priors: FitRepo
     voxelPoints: pick(elements.voxelPoints, keepV, 1),
     voxelEnds: pick(counts.voxelEnds, keepV, 1),
     voxelPasses: pick(counts.voxelPasses, keepV, 1),
-    ...(cells ?? {}),
+    ...(eCells ? { ellipsoidCellStart: eCells.start, ellipsoidCellKey: eCells.key, ellipsoidCellHits: eCells.hits, ellipsoidCellPasses: eCells.passes } : {}),
+    ...(gCells ? { groundCellStart: gCells.start, groundCellKey: gCells.key, groundCellHits: gCells.hits, groundCellPasses: gCells.passes } : {}),
   };
 }
 
 /**
- * The hit cells of the kept ellipsoids as compressed rows (ModelArrays' ellipsoidCell*): row j
- * holds ellipsoid keepE[j]'s cells in ascending order, each with its hit and pass counts.
+ * Hit cells as compressed rows (ModelArrays' ellipsoidCell* and groundCell*): row j holds element
+ * keep[j]'s cells in ascending order, each with its hit and pass counts; the maps' keys are
+ * element · cellsPerElement + cell.
  */
-export function hitCellRows(counts: ReplayCounts, keepE: readonly number[], grid: number): Pick<Required<ModelArrays>, 'ellipsoidCellStart' | 'ellipsoidCellKey' | 'ellipsoidCellHits' | 'ellipsoidCellPasses'> {
-  const g3 = grid * grid * grid;
-  const keys = new Set<number>([...counts.cellHits.keys(), ...counts.cellPasses.keys()]);
+export function hitCellRows(cellHits: Map<number, number>, cellPasses: Map<number, number>, keep: readonly number[], cellsPerElement: number): { start: Uint32Array; key: Uint16Array; hits: Uint32Array; passes: Uint32Array } {
+  const g3 = cellsPerElement, keepE = keep;
+  const keys = new Set<number>([...cellHits.keys(), ...cellPasses.keys()]);
   const byEllipsoid = new Map<number, number[]>();
   for (const key of keys) {
     const e = Math.floor(key / g3);
@@ -577,11 +581,11 @@ export function hitCellRows(counts: ReplayCounts, keepE: readonly number[], grid
     list.forEach((cell, i) => {
       const o = start[j]! + i, full = e * g3 + cell;
       key[o] = cell;
-      hits[o] = counts.cellHits.get(full) ?? 0;
-      passes[o] = counts.cellPasses.get(full) ?? 0;
+      hits[o] = cellHits.get(full) ?? 0;
+      passes[o] = cellPasses.get(full) ?? 0;
     });
   });
-  return { ellipsoidCellStart: start, ellipsoidCellKey: key, ellipsoidCellHits: hits, ellipsoidCellPasses: passes };
+  return { start, key, hits, passes };
 }
 
 type Typed = Float32Array | Float64Array | Int32Array | Uint32Array;

@@ -9,7 +9,7 @@
  * only the ground triangles (as surfaces); the ray replay of fitting takes all three at once.
  */
 import { SceneBuilder } from '../scene/scene-builder';
-import type { EllipsoidCells, SceneData } from '../../src-common/scene-data';
+import type { HitCells, SceneData } from '../../src-common/scene-data';
 import { PRIM_INTS, PrimInt } from '../scene/scene-data';
 import { ElementKind } from '../scene/scene-query';
 import { SiteClass } from '../../src-common/classes';
@@ -43,7 +43,8 @@ export interface ModelScene {
 type Elements = Pick<ModelArrays,
   'groundPositions' | 'groundPHit' | 'groundBlock' | 'ellipsoidMeans' | 'ellipsoidCovariances' | 'ellipsoidPHit' | 'ellipsoidBlock' |
   'voxelMeans' | 'voxelCovariances' | 'voxelPermeability' | 'voxelBlock' |
-  'ellipsoidCellStart' | 'ellipsoidCellKey' | 'ellipsoidCellHits' | 'ellipsoidCellPasses'>;
+  'ellipsoidCellStart' | 'ellipsoidCellKey' | 'ellipsoidCellHits' | 'ellipsoidCellPasses' |
+  'groundCellStart' | 'groundCellKey' | 'groundCellHits' | 'groundCellPasses'>;
 
 /** Index ranges [start, end) of equal consecutive values of a block array (arrays are sorted by block). */
 function blockRuns(block: Int32Array): { block: number; start: number; end: number }[] {
@@ -59,15 +60,21 @@ function blockRuns(block: Int32Array): { block: number; start: number; end: numb
 }
 
 /**
- * The model's hit cells for the built scene: the rows as stored, and per Gaussian element of the
- * scene (BVH order) the model ellipsoid it is — its primitive's offset plus its source index.
+ * The model's hit cells of one kind for the built scene: the rows as stored, and per element of
+ * the scene (BVH order: `gauss` for ellipsoids, `triVerts` for ground) the model element it is —
+ * its primitive's offset plus its source index.
  */
-function sceneCells(model: Elements, data: SceneData, primitives: PrimitiveRef[], c: { grid: number; prior: number }, shared: boolean): EllipsoidCells {
-  const row = alloc(Int32Array, data.gaussianCount, shared).fill(-1);
+function sceneCells(
+  rows: { start: Uint32Array; key: Uint16Array; hits: Uint32Array; passes: Uint32Array }, kind: typeof ElementKind.Ellipsoid | typeof ElementKind.Ground,
+  data: SceneData, primitives: PrimitiveRef[], c: { grid: number; prior: number }, shared: boolean,
+): HitCells {
+  const gauss = kind === ElementKind.Ellipsoid;
+  const row = alloc(Int32Array, gauss ? data.gaussianCount : data.triangleCount, shared).fill(-1);
+  const source = gauss ? data.gaussSource : data.triSource;
   primitives.forEach((ref, p) => {
-    if (ref.kind !== ElementKind.Ellipsoid) return;
+    if (ref.kind !== kind) return;
     const first = data.primInts[p * PRIM_INTS + PrimInt.first]!, count = data.primInts[p * PRIM_INTS + PrimInt.count]!;
-    for (let g = first; g < first + count; g++) row[g] = ref.offset + data.gaussSource[g]!;
+    for (let g = first; g < first + count; g++) row[g] = ref.offset + source[g]!;
   });
   const copy = <T extends Uint32Array | Uint16Array>(a: T): T => {
     const out = alloc(a.constructor as new (n: number | SharedArrayBuffer) => T, a.length, shared);
@@ -76,7 +83,7 @@ function sceneCells(model: Elements, data: SceneData, primitives: PrimitiveRef[]
   };
   return {
     grid: c.grid, prior: c.prior, row,
-    start: copy(model.ellipsoidCellStart!), key: copy(model.ellipsoidCellKey!), hits: copy(model.ellipsoidCellHits!), passes: copy(model.ellipsoidCellPasses!),
+    start: copy(rows.start), key: copy(rows.key), hits: copy(rows.hits), passes: copy(rows.passes),
   };
 }
 
@@ -121,8 +128,15 @@ export function buildModelScene(model: Elements, scalars: ModelScalars, kinds: M
     }
   }
   const data = b.build({ shared: opts.shared ?? false, mahalanobisThreshold: scalars.mahalanobisThreshold, voxelTau: scalars.voxelTau, ellipsoidHitFalloff: scalars.ellipsoidHitFalloff ?? false });
-  if (kinds.ellipsoids && scalars.ellipsoidCells && scalars.ellipsoidCells.grid > 0 && model.ellipsoidCellStart) {
-    data.ellipsoidCells = sceneCells(model, data, primitives, scalars.ellipsoidCells, opts.shared ?? false);
+  const cells = scalars.hitCells, shared = opts.shared ?? false;
+  if (cells && kinds.ellipsoids && cells.ellipsoidGrid > 0 && model.ellipsoidCellStart) {
+    const rows = { start: model.ellipsoidCellStart, key: model.ellipsoidCellKey!, hits: model.ellipsoidCellHits!, passes: model.ellipsoidCellPasses! };
+    data.ellipsoidCells = sceneCells(rows, ElementKind.Ellipsoid, data, primitives, { grid: cells.ellipsoidGrid, prior: cells.prior }, shared);
+  }
+  // Hybrid mode only: physics and mesh modes read the ground as opaque surfaces.
+  if (cells && kinds.ground && kinds.ellipsoids && cells.groundGrid > 0 && model.groundCellStart) {
+    const rows = { start: model.groundCellStart, key: model.groundCellKey!, hits: model.groundCellHits!, passes: model.groundCellPasses! };
+    data.groundCells = sceneCells(rows, ElementKind.Ground, data, primitives, { grid: cells.groundGrid, prior: cells.prior }, shared);
   }
   return { data, primitives };
 }

@@ -32,7 +32,7 @@ import { POSE_STRIDE } from '../../src-common/packets';
 import type { FitLogChunk } from './log-input';
 import type { ModelScene } from './model-scene';
 import { FALLOFF_BINS, falloffBin } from './ellipsoid-kappa';
-import { gaussCell } from '../scene/ellipsoid-cells';
+import { gaussCell, triangleCell } from '../scene/hit-cells';
 
 /** Rays gathered from one packet (one laser's, at neighbouring azimuths) before they are walked and counted. */
 const MAX_BUNDLE = 32;
@@ -53,6 +53,9 @@ export interface ReplayCounts {
    */
   cellHits: Map<number, number>;
   cellPasses: Map<number, number>;
+  /** The same for ground triangles (ReplayOptions.groundCellGrid > 0): key t·G² + cell. */
+  groundCellHits: Map<number, number>;
+  groundCellPasses: Map<number, number>;
   /** Σ (r − t)² and the number of rays whose hit went to a triangle. */
   residualSum: number;
   residualCount: number;
@@ -69,7 +72,7 @@ export function newReplayCounts(triangles: number, ellipsoids: number, voxels: n
     ellipsoidHits: new Uint32Array(ellipsoids), ellipsoidMisses: new Uint32Array(ellipsoids),
     ellipsoidHitBins: new Uint32Array(ellipsoids * FALLOFF_BINS), ellipsoidPassBins: new Uint32Array(ellipsoids * FALLOFF_BINS),
     voxelEnds: new Uint32Array(voxels), voxelPasses: new Uint32Array(voxels),
-    cellHits: new Map(), cellPasses: new Map(),
+    cellHits: new Map(), cellPasses: new Map(), groundCellHits: new Map(), groundCellPasses: new Map(),
     residualSum: 0, residualCount: 0, rays: 0, hitRays: 0, missRays: 0, unexplained: 0,
   };
 }
@@ -80,7 +83,7 @@ export function addReplayCounts(a: ReplayCounts, b: ReplayCounts): void {
     const x = a[k], y = b[k];
     for (let i = 0; i < x.length; i++) x[i] = x[i]! + y[i]!;
   }
-  for (const k of ['cellHits', 'cellPasses'] as const) for (const [key, n] of b[k]) a[k].set(key, (a[k].get(key) ?? 0) + n);
+  for (const k of ['cellHits', 'cellPasses', 'groundCellHits', 'groundCellPasses'] as const) for (const [key, n] of b[k]) a[k].set(key, (a[k].get(key) ?? 0) + n);
   a.residualSum += b.residualSum;
   a.residualCount += b.residualCount;
   a.rays += b.rays;
@@ -102,6 +105,8 @@ export interface ReplayOptions {
   groundNoReturnMisses: boolean;
   /** Hit cells per axis of each ellipsoid (θ's ellipsoidCells); 0: none counted. */
   cellGrid: number;
+  /** Hit cells per side of each ground triangle (θ's groundCells); 0 or absent: none counted. */
+  groundCellGrid?: number;
 }
 
 const K_NONE = -1;
@@ -127,6 +132,7 @@ export class Replayer {
   private oy = 0;
   private oz = 0;
   private readonly cells: number;
+  private readonly groundCells: number;
   private readonly dirs = new Float64Array(3 * MAX_BUNDLE);
   private readonly tmaxs = new Float64Array(MAX_BUNDLE);
   private readonly thr2: number;
@@ -150,6 +156,7 @@ export class Replayer {
     const d = scene.data, primOffset = Int32Array.from(offsets), primKind = new Int32Array(d.primitiveCount);
     for (let p = 0; p < d.primitiveCount; p++) primKind[p] = d.primInts[p * PRIM_INTS]!;
     this.cells = opts.cellGrid;
+    this.groundCells = opts.groundCellGrid ?? 0;
     this.sink = (ray, p, e, t, m2, varT) => {
       const kind = primKind[p]!;
       const source = kind === ElementKind.Surface || kind === ElementKind.Ground ? d.triSource : d.gaussSource;
@@ -172,8 +179,11 @@ export class Replayer {
    * world ray is already in the Gaussians' frame.
    */
   private cellOf(kind: number, g: number, ray: number, t: number): number {
-    if (this.cells <= 0 || kind !== ElementKind.Ellipsoid) return -1;
     const d = this.dirs;
+    if (kind === ElementKind.Ground) {
+      return this.groundCells > 0 ? triangleCell(this.scene.data.triVerts, g, this.ox, this.oy, this.oz, d[3 * ray]!, d[3 * ray + 1]!, d[3 * ray + 2]!, t, this.groundCells) : -1;
+    }
+    if (this.cells <= 0 || kind !== ElementKind.Ellipsoid) return -1;
     return gaussCell(this.scene.data.gauss, g, this.ox, this.oy, this.oz, d[3 * ray]!, d[3 * ray + 1]!, d[3 * ray + 2]!, t, this.opts.mahalanobisThreshold, this.cells);
   }
 
@@ -182,12 +192,12 @@ export class Replayer {
     const r = this.range[ray]!;
     if (kind === ElementKind.Ground) {
       if (r !== r) {
-        if (this.opts.groundNoReturnMisses) c.groundMisses[e]!++;
+        if (this.opts.groundNoReturnMisses) this.groundPass(e, cell);
         return;
       }
       const res = r - t;
       if (res > this.opts.maxResidual) {
-        c.groundMisses[e]!++;
+        this.groundPass(e, cell);
       } else if (res >= -this.opts.maxResidual) {
         const score = Math.abs(res) / this.opts.maxResidual;
         if (this.better(ray, score, ElementKind.Ground, e)) {
@@ -195,6 +205,7 @@ export class Replayer {
           this.bestKind[ray] = ElementKind.Ground;
           this.bestIndex[ray] = e;
           this.bestResidual[ray] = res;
+          this.bestCell[ray] = cell;
         }
       }
       return;
@@ -231,6 +242,11 @@ export class Replayer {
     this.counts.ellipsoidMisses[e]!++;
     this.counts.ellipsoidPassBins[e * FALLOFF_BINS + falloffBin(m2, this.thr2)]!++;
     if (cell >= 0) bump(this.counts.cellPasses, this.cellKey(e, cell));
+  }
+
+  private groundPass(e: number, cell: number): void {
+    this.counts.groundMisses[e]!++;
+    if (cell >= 0) bump(this.counts.groundCellPasses, e * this.groundCells * this.groundCells + cell);
   }
 
   private cellKey(e: number, cell: number): number {
@@ -337,6 +353,7 @@ export class Replayer {
       const kind = this.bestKind[j]!, e = this.bestIndex[j]!;
       if (kind === ElementKind.Ground) {
         c.groundHits[e]!++;
+        if (this.bestCell[j]! >= 0) bump(c.groundCellHits, e * this.groundCells * this.groundCells + this.bestCell[j]!);
         c.residualSum += this.bestResidual[j]! * this.bestResidual[j]!;
         c.residualCount++;
       } else if (kind === ElementKind.Ellipsoid) {

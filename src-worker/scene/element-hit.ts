@@ -8,7 +8,7 @@ import { type SceneData } from '../../src-common/scene-data';
 import { ElementKind, type ElementHit } from './scene-query';
 import { worldGaussian } from './instance-frame';
 import { falloffHitProbability, meanFalloffWeight } from './ellipsoid-falloff';
-import { cellHitProbability, sceneGaussCell } from './ellipsoid-cells';
+import { cellHitProbability, sceneGaussCell, sceneTriangleCell } from './hit-cells';
 
 /** The hit record traverse() hands to its visitor: the interface's fields plus where it came from. */
 export interface SceneElementHit extends ElementHit {
@@ -54,6 +54,11 @@ export function fillElementHit(
     hit.mahalanobis = 0;
     const ground = kind === ElementKind.Ground;
     hit.pHit = ground ? data.triValues[element]! : 1;
+    const cells = data.groundCells;
+    if (ground && cells && ray) {
+      const row = cells.row[element]!;
+      if (row >= 0) hit.pHit = cellHitProbability(cells, row, sceneTriangleCell(data, inst, element, ray[0]!, ray[1]!, ray[2]!, ray[3]!, ray[4]!, ray[5]!, t, cells.grid), hit.pHit);
+    }
     hit.varT = ground ? data.primFloats[p * PRIM_FLOATS + PrimFloat.param]! : 0;
     hit.mean.fill(0);
     hit.chol.fill(0);

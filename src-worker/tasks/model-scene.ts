@@ -40,8 +40,8 @@ export function modelSceneTask(input: ModelSceneInput, ctx: TaskContext): ModelS
     voxelTau: num(p.voxelTau, FIT_PARAM_DEFAULTS.voxelTau),
     // A model fitted before the falloff existed has no such θ and keeps one p_hit per ellipsoid.
     ellipsoidHitFalloff: p.ellipsoidHitFalloff === 1,
-    // Hit cells where the model has them (fitted with θ's ellipsoidCells > 0).
-    ellipsoidCells: { grid: num(p.ellipsoidCells, 0), prior: num(p.ellipsoidCellPrior, FIT_PARAM_DEFAULTS.ellipsoidCellPrior) },
+    // Hit cells where the model has them (fitted with θ's ellipsoidCells or groundCells > 0).
+    hitCells: { ellipsoidGrid: num(p.ellipsoidCells, 0), groundGrid: num(p.groundCells, 0), prior: num(p.hitCellPrior, FIT_PARAM_DEFAULTS.hitCellPrior) },
   };
   ctx.checkCancelled();
   const { data } = buildModelScene(a, scalars, kinds, { shared: true });

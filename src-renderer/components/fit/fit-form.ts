@@ -21,6 +21,9 @@ export const PARAM_LABELS: Partial<Record<FitParamName, string>> = {
   learnHitPriors: 'Learn hit priors (1 = yes)',
   ellipsoidHitFalloff: 'Hit-probability falloff (1 = yes)',
   groundNoReturnMisses: 'Rays without a return pass the ground (1 = yes)',
+  ellipsoidCells: 'Hit cells per ellipsoid axis (0 = none)',
+  groundCells: 'Hit cells per triangle side (0 = none)',
+  hitCellPrior: 'Hit-cell prior (pseudo-rays)',
 };
 
 export interface FitForm {

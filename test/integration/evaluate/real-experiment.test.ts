@@ -63,14 +63,29 @@ describe.skipIf(!HAS_SHARED_DATA)('thicket experiment on a real capture (ouster-
 
   it('the learned hybrid model predicts the held-out scan far better than mesh primitives, and re-simulates its own scans', () => {
     const row = (s: string) => x.table.find((r) => r.simulator === s)!;
-    const hybrid = row('hybrid'), mesh = row('mesh');
-    // Measured (seed 1): hybrid F1 0.934, point-cloud error 0.140 m; mesh 0.908 and 0.858 m;
-    // self-check F1 0.938 (docs/fitting-and-primitives.md). Margins leave room for seeds and platforms.
+    const hybrid = row('hybrid'), mesh = row('mesh'), replay = row('neighbour');
+    // Measured (seed 1, the defaults; docs/fitting-and-primitives.md): hybrid F1 0.957, point-cloud
+    // error 0.108 m; replay 0.967 and 0.144 m; mesh 0.908 and 0.858 m; self-check precision
+    // 0.984, recall 0.976. The goals: self-check ≥ 0.97 both; held-out point-cloud error no higher
+    // than the replay's; F1 within 0.01 of it (met at 0.0100 here, 0.007 with θ's Mahalanobis
+    // limit 4.5: the next test) — asserted with 0.003 for sampling on other platforms.
     expect(hybrid.f1!).toBeGreaterThan(mesh.f1!);
     expect(hybrid.pointCloudError!).toBeLessThan(0.5 * mesh.pointCloudError!);
-    expect(x.selfCheck.f1!).toBeGreaterThan(0.92);
-    expect(x.selfCheck.recall!).toBeGreaterThan(0.91);
+    expect(hybrid.pointCloudError!).toBeLessThan(replay.pointCloudError!);
+    expect(hybrid.f1!).toBeGreaterThan(replay.f1! - 0.013);
+    expect(x.selfCheck.precision!).toBeGreaterThanOrEqual(0.97);
+    expect(x.selfCheck.recall!).toBeGreaterThanOrEqual(0.97);
   });
+
+  it('with θ\'s Mahalanobis limit 4.5 the held-out F1 is within 0.01 of the replay\'s', () => {
+    const y = runCliOk(['experiment', '--project', project, '--train', '2', '--test', '3', '--fit-param', 'mahalanobisThreshold=4.5', '--risk-samples', '0', '--json'], env).json as RealExperiment;
+    const row = (s: string) => y.table.find((r) => r.simulator === s)!;
+    // Measured (seed 1): 0.959 against 0.967, point-cloud error 0.108 m against 0.144 m; self-check 0.982 / 0.978.
+    expect(row('hybrid').f1!).toBeGreaterThanOrEqual(row('neighbour').f1! - 0.01);
+    expect(row('hybrid').pointCloudError!).toBeLessThan(row('neighbour').pointCloudError!);
+    expect(y.selfCheck.precision!).toBeGreaterThanOrEqual(0.97);
+    expect(y.selfCheck.recall!).toBeGreaterThanOrEqual(0.97);
+  }, 120_000);
 
   it('refuses the same log as training and test, and a log that does not exist, storing nothing', async () => {
     const before = (await services.call('project.current', {}))!.counts;

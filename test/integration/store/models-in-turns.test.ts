@@ -63,7 +63,7 @@ describe('fitted models written in turns', () => {
       // Rows that do not fit the ellipsoids are refused before anything is written.
       const before = store.models.list().length;
       expect(() => store.models.create(NEW, { ...withCells, ellipsoidCellStart: Uint32Array.of(0, 2, 5) }, new Float64Array(0))).toThrow(/ellipsoidCellStart has 3 values, expected 4/);
-      expect(() => store.models.create(NEW, { ...plain, ellipsoidCellKey: Uint16Array.of(1) }, new Float64Array(0))).toThrow(/1 of the 4 hit-cell arrays/);
+      expect(() => store.models.create(NEW, { ...plain, ellipsoidCellKey: Uint16Array.of(1) }, new Float64Array(0))).toThrow(/1 of the 4 ellipsoid hit-cell arrays/);
       expect(store.models.list().length).toBe(before);
     } finally {
       store.close();

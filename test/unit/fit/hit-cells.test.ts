@@ -40,13 +40,14 @@ describe('hit cells learn where on an ellipsoid rays return', () => {
   const scene = buildModelScene(arrays, { groundVariance: 0, mahalanobisThreshold: K, voxelTau: 2 }, { ground: true, ellipsoids: true, voxels: false });
   const counts = newReplayCounts(2, 1, 0);
   new Replayer(scene, counts, { maxRange: 100, maxResidual: 0.75, mahalanobisThreshold: K, voxelTau: 2, margin: 2, groundNoReturnMisses: true, cellGrid: 8 }).replayChunk(log());
-  const rows = hitCellRows(counts, [0], 8);
+  const c = hitCellRows(counts.cellHits, counts.cellPasses, [0], 8 * 8 * 8);
+  const rows = { ellipsoidCellStart: c.start, ellipsoidCellKey: c.key, ellipsoidCellHits: c.hits, ellipsoidCellPasses: c.passes };
   const p = falloffProbabilities(counts.ellipsoidHitBins, counts.ellipsoidPassBins, 0, 1, K);
 
   /** P(hit) the simulator reads for the ellipsoid on a ray toward (10, y, z), with and without cells. */
   function pHit(y: number, z: number, withCells: boolean): number {
     const model = { ...arrays, ellipsoidPHit: p, ...(withCells ? rows : {}) };
-    const s = buildModelScene(model, { groundVariance: 0, mahalanobisThreshold: K, voxelTau: 2, ellipsoidHitFalloff: true, ellipsoidCells: { grid: 8, prior: 0.25 } }, { ground: true, ellipsoids: true, voxels: false });
+    const s = buildModelScene(model, { groundVariance: 0, mahalanobisThreshold: K, voxelTau: 2, ellipsoidHitFalloff: true, hitCells: { ellipsoidGrid: 8, groundGrid: 0, prior: 0.25 } }, { ground: true, ellipsoids: true, voxels: false });
     const len = Math.hypot(10, y, z);
     let out = NaN;
     createSceneQuery(s.data).traverse(0, 0, 0, 10 / len, y / len, z / len, 0, 100, (h) => {

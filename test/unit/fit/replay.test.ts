@@ -176,18 +176,27 @@ describe('replay walks agree on random scenes', () => {
       expectSame(a, replay(s, c, [400, 300, 300], 'traverse'), 'traverse');
       // Hit cells and a minimum range: the same counts every way too, and the cells add up to the
       // ellipsoids' own counts.
-      const opts = { ...OPTS, cellGrid: 6, minRange: 1.5 };
+      const opts = { ...OPTS, cellGrid: 6, groundCellGrid: 4, minRange: 1.5 };
       const ca = replay(s, c, [400, 300, 300], 'collect', opts);
       for (const mode of ['reference', 'traverse'] as const) {
         const cb = replay(s, c, [400, 300, 300], mode, opts);
         expectSame(ca, cb, `${mode} with cells`);
         expect([...cb.cellHits].sort(), mode).toEqual([...ca.cellHits].sort());
         expect([...cb.cellPasses].sort(), mode).toEqual([...ca.cellPasses].sort());
+        expect([...cb.groundCellHits].sort(), mode).toEqual([...ca.groundCellHits].sort());
+        expect([...cb.groundCellPasses].sort(), mode).toEqual([...ca.groundCellPasses].sort());
       }
       const sum = (m: Map<number, number>) => [...m.values()].reduce((x, y) => x + y, 0);
       expect(sum(ca.cellHits)).toBe(ca.ellipsoidHits.reduce((x, y) => x + y, 0));
       expect(sum(ca.cellPasses)).toBe(ca.ellipsoidMisses.reduce((x, y) => x + y, 0));
       expect(ca.cellPasses.size).toBeGreaterThan(50);
+      expect(sum(ca.groundCellHits)).toBe(ca.groundHits.reduce((x, y) => x + y, 0));
+      expect(sum(ca.groundCellPasses)).toBe(ca.groundMisses.reduce((x, y) => x + y, 0));
+      expect(ca.groundCellPasses.size).toBeGreaterThan(50);
+      // Nothing nearer than the minimum range was counted: the same walk from 0 counts more.
+      const near = replay(s, c, [400, 300, 300], 'collect', { ...opts, minRange: 0 });
+      const total = (x: ReplayCounts) => sum(x.cellHits) + sum(x.cellPasses) + sum(x.groundCellHits) + sum(x.groundCellPasses);
+      expect(total(near)).toBeGreaterThan(total(ca));
     });
   }
 });

@@ -1,6 +1,6 @@
 /**
- * Where on an ellipsoid a ray passes, and what the model learned there (docs/methods.md §1 step 4,
- * *hit cells*).
+ * Where on an element a ray passes, and what the model learned there (docs/methods.md §1 step 4,
+ * *hit cells*): ellipsoids, and ground triangles.
  *
  * One hit probability per ellipsoid — even one falling off with the Mahalanobis distance m — says
  * every ray at the same m returns alike. Real clusters are not Gaussian blobs: the corner of a wall,
@@ -18,12 +18,16 @@
  * training ray reached is the falloff curve itself). Whitening makes the cells follow the
  * ellipsoid's shape, so a thin wall's cells tile its face, not the air beside it.
  *
- * Cells are in the ellipsoid's own frame (the Gaussian record's μ and L are local to its
- * primitive), so the ray is moved into that frame first; a model scene's instances are the
- * identity, and the same cell comes out of the replay and of the simulation.
+ * A ground triangle is cut the same way by the barycentric coordinates (u, v) of the point where
+ * the ray crosses its plane: G × G cells of the unit square, the half u + v ≤ 1 used — a triangle
+ * over a ditch's edge, or half in a shrub's shadow, returns on one side and not the other.
+ *
+ * Cells are in the element's own frame (the Gaussian record's μ and L, the triangle's vertices,
+ * are local to its primitive), so the ray is moved into that frame first; a model scene's
+ * instances are the identity, and the same cell comes out of the replay and of the simulation.
  */
 import { GAUSS_STRIDE, GaussField, INST_FLOATS, INST_IDENTITY_ROTATION, INST_INTS } from './scene-data';
-import type { EllipsoidCells, SceneData } from '../../src-common/scene-data';
+import type { HitCells, SceneData } from '../../src-common/scene-data';
 
 /** The largest grid: G³ cell indices must fit a Uint16 key. */
 export const MAX_CELL_GRID = 40;
@@ -47,13 +51,40 @@ function cellAxis(u: number, k: number, grid: number): number {
   return i < 0 || i !== i ? 0 : i >= grid ? grid - 1 : i;
 }
 
+/**
+ * The cell of the point o + t·d on triangle `tri` of `verts` (9 floats a triangle, local frame):
+ * its barycentric (u, v) binned into grid² cells of [0, 1]². The ray is already in the frame.
+ */
+export function triangleCell(verts: Float32Array, tri: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, t: number, grid: number): number {
+  const o = 9 * tri;
+  const px = ox + t * dx - verts[o]!, py = oy + t * dy - verts[o + 1]!, pz = oz + t * dz - verts[o + 2]!;
+  const ax = verts[o + 3]! - verts[o]!, ay = verts[o + 4]! - verts[o + 1]!, az = verts[o + 5]! - verts[o + 2]!;
+  const bx = verts[o + 6]! - verts[o]!, by = verts[o + 7]! - verts[o + 1]!, bz = verts[o + 8]! - verts[o + 2]!;
+  const aa = ax * ax + ay * ay + az * az, ab = ax * bx + ay * by + az * bz, bb = bx * bx + by * by + bz * bz;
+  const pa = px * ax + py * ay + pz * az, pb = px * bx + py * by + pz * bz, det = aa * bb - ab * ab;
+  const u = (bb * pa - ab * pb) / det, v = (aa * pb - ab * pa) / det;
+  return cellAxis(u - 0.5, 0.5, grid) * grid + cellAxis(v - 0.5, 0.5, grid);
+}
+
 /** Scratch for a ray moved into an instance's frame (one walk at a time per thread). */
 const LOCAL = new Float64Array(6);
 
 /** gaussCell for a world ray and Gaussian element `g` of instance `inst` of a built scene. */
 export function sceneGaussCell(data: SceneData, inst: number, g: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, t: number, grid: number): number {
+  const l = localRay(data, inst, ox, oy, oz, dx, dy, dz);
+  return gaussCell(data.gauss, g, l[0]!, l[1]!, l[2]!, l[3]!, l[4]!, l[5]!, t, data.mahalanobisThreshold, grid);
+}
+
+/** triangleCell for a world ray and triangle `tri` (triVerts order) of instance `inst` of a built scene. */
+export function sceneTriangleCell(data: SceneData, inst: number, tri: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, t: number, grid: number): number {
+  const l = localRay(data, inst, ox, oy, oz, dx, dy, dz);
+  return triangleCell(data.triVerts, tri, l[0]!, l[1]!, l[2]!, l[3]!, l[4]!, l[5]!, t, grid);
+}
+
+/** The world ray in instance inst's frame (LOCAL: origin, direction). */
+function localRay(data: SceneData, inst: number, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): Float64Array {
   const x = data.instXform, xo = inst * INST_FLOATS;
-  let lo0 = ox - x[xo + 9]!, lo1 = oy - x[xo + 10]!, lo2 = oz - x[xo + 11]!, ld0 = dx, ld1 = dy, ld2 = dz;
+  const lo0 = ox - x[xo + 9]!, lo1 = oy - x[xo + 10]!, lo2 = oz - x[xo + 11]!, ld0 = dx, ld1 = dy, ld2 = dz;
   if ((data.instInts[inst * INST_INTS + 3]! & INST_IDENTITY_ROTATION) === 0) {
     // Rᵀ v (R row-major): world → local, as instance-frame.ts moves rays.
     const l = LOCAL;
@@ -63,17 +94,19 @@ export function sceneGaussCell(data: SceneData, inst: number, g: number, ox: num
     l[3] = x[xo]! * dx + x[xo + 3]! * dy + x[xo + 6]! * dz;
     l[4] = x[xo + 1]! * dx + x[xo + 4]! * dy + x[xo + 7]! * dz;
     l[5] = x[xo + 2]! * dx + x[xo + 5]! * dy + x[xo + 8]! * dz;
-    lo0 = l[0]!; lo1 = l[1]!; lo2 = l[2]!; ld0 = l[3]!; ld1 = l[4]!; ld2 = l[5]!;
+    return l;
   }
-  return gaussCell(data.gauss, g, lo0, lo1, lo2, ld0, ld1, ld2, t, data.mahalanobisThreshold, grid);
+  const l = LOCAL;
+  l[0] = lo0; l[1] = lo1; l[2] = lo2; l[3] = ld0; l[4] = ld1; l[5] = ld2;
+  return l;
 }
 
 /**
- * P(hit) of a ray in cell `cell` of model ellipsoid `row`: the cell's counts shrunk towards
- * `falloff` (the ellipsoid's P(hit | m)) by the cells' prior; `falloff` where the cell holds no
- * count. Keys are sorted per ellipsoid (binary search).
+ * P(hit) of a ray in cell `cell` of model element `row`: the cell's counts shrunk towards
+ * `falloff` (the element's own P(hit): an ellipsoid's at the ray's m, a triangle's p_hit) by the
+ * cells' prior; `falloff` where the cell holds no count. Keys are sorted per element (binary search).
  */
-export function cellHitProbability(cells: EllipsoidCells, row: number, cell: number, falloff: number): number {
+export function cellHitProbability(cells: HitCells, row: number, cell: number, falloff: number): number {
   let lo = cells.start[row]!, hi = cells.start[row + 1]!;
   const key = cells.key;
   while (lo < hi) {

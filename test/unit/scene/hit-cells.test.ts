@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { cellHitProbability, gaussCell, sceneGaussCell } from '../../../src-worker/scene/ellipsoid-cells';
+import { cellHitProbability, gaussCell, sceneGaussCell, sceneTriangleCell, triangleCell } from '../../../src-worker/scene/hit-cells';
 import { SceneBuilder } from '../../../src-worker/scene/scene-builder';
 import { GAUSS_STRIDE } from '../../../src-worker/scene/scene-data';
-import type { EllipsoidCells } from '../../../src-common/scene-data';
+import type { HitCells } from '../../../src-common/scene-data';
 
 /** One ellipsoid, Σ = diag(4, 0.25, 1) at (10, 2, -1), threshold 3, placed at `pose` (world ← local: t, q). */
 function oneEllipsoid(pose?: number[]) {
@@ -35,8 +35,21 @@ describe('hit cells of an ellipsoid', () => {
     expect(sceneGaussCell(data, 0, 0, 3.5, 11, -9, 0, 0, 1, 10, 8)).toBe(local);
   });
 
+  it('bins a point on a triangle by its barycentric coordinates, through the instance\'s frame', () => {
+    const verts = Float32Array.of(2, 0, 0, 2, 4, 0, 2, 0, 10); // a = (0, 4, 0), b = (0, 0, 10) from the first vertex
+    // The point v0 + 0.2·a + 0.7·b on a ray along +x from (0, 0.8, 7): t = 2.
+    expect(triangleCell(verts, 0, 0, 0.8, 7, 1, 0, 0, 2, 5)).toBe(1 * 5 + 3);
+    expect(triangleCell(verts, 0, 0, -3, -3, 1, 0, 0, 2, 5)).toBe(0); // outside: clamped to the corner cell
+    const b = new SceneBuilder();
+    const prim = b.addGround(verts, Float32Array.of(1), 0);
+    b.addInstance(prim, [5, -3, 2, 0, 0, Math.SQRT1_2, Math.SQRT1_2]);
+    const data = b.build();
+    // The same ray in world coordinates (local (x, y, z) → world (−y + 5, x − 3, z + 2)).
+    expect(sceneTriangleCell(data, 0, 0, -0.8 + 5, -3, 9, 0, 1, 0, 2, 5)).toBe(1 * 5 + 3);
+  });
+
   it('reads a cell as its counts shrunk towards the falloff curve, and the curve where it has none', () => {
-    const cells: EllipsoidCells = {
+    const cells: HitCells = {
       grid: 4, prior: 0.5, row: Int32Array.of(0, 1),
       start: Uint32Array.of(0, 2, 3), key: Uint16Array.of(5, 9, 5), hits: Uint32Array.of(3, 0, 1), passes: Uint32Array.of(1, 6, 0),
     };
