@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Replayer, newReplayCounts, hitProbability, permeability, type ReplayCounts } from '../../../src-worker/fit/replay';
+import { Replayer, newReplayCounts, hitProbability, permeability, type ReplayCounts, type ReplayOptions } from '../../../src-worker/fit/replay';
 import { buildModelScene, type ModelScene } from '../../../src-worker/fit/model-scene';
 import type { FitLogChunk } from '../../../src-worker/fit/log-input';
 import { RandomStream } from '../../../src-worker/random/stream';
@@ -53,7 +53,7 @@ function chunk(packets: { origin: number[]; dirs: number[][]; ranges: number[] }
   return c;
 }
 
-function replay(s: ModelScene, c: FitLogChunk, sizes: number[], mode: 'collect' | 'reference' | 'traverse', opts = OPTS): ReplayCounts {
+function replay(s: ModelScene, c: FitLogChunk, sizes: number[], mode: 'collect' | 'reference' | 'traverse', opts: ReplayOptions = OPTS): ReplayCounts {
   const counts = newReplayCounts(sizes[0]!, sizes[1]!, sizes[2]!);
   new Replayer(s, counts, opts, mode).replayChunk(c);
   return counts;
