@@ -84,10 +84,11 @@ export const FIT_PARAM_DEFAULTS = {
    */
   ellipsoidHitFalloff: 1,
   /**
-   * 1: a ray without a return counts a miss at every ground triangle it crosses (Table 4.1's
-   * replay); 0: only rays that returned from beyond a triangle count as passing it, and a ray
-   * without a return counts nothing on the ground (docs/methods.md §1 step 4: a ray cannot cross
-   * the ground into the sky, so its missing return is the sensor's, not the ground's permeability).
+   * How the training sensor itself reads the ground. 1: a ray without a return counts a miss at
+   * every ground triangle it crosses (Table 4.1's replay: its dropouts are reproduced); 0: only
+   * rays that returned from beyond a triangle count as passing it. Another sensor always reads the
+   * ground the second way (docs/methods.md §1 step 4: a ray cannot cross the ground into the sky,
+   * so a missing return there is the training sensor's own).
    */
   groundNoReturnMisses: 1,
   /**

@@ -44,6 +44,13 @@ export interface ModelArrays {
   groundCellKey?: Uint16Array;
   groundCellHits?: Uint32Array;
   groundCellPasses?: Uint32Array;
+  /**
+   * The ground as another sensor sees it (fitted with θ's groundNoReturnMisses = 1): p_hit from
+   * the rays that returned only, and per ground cell the passes that were rays without a return
+   * (to subtract from groundCellPasses). Absent: the same for every sensor.
+   */
+  groundPHitReturned?: Float32Array;
+  groundCellNoReturns?: Uint32Array;
 }
 
 export const MODEL_ARRAY_NAMES = [
@@ -58,7 +65,7 @@ const CELL_GROUPS = {
   ground: ['groundCellStart', 'groundCellKey', 'groundCellHits', 'groundCellPasses'],
 } as const satisfies Record<string, readonly (keyof ModelArrays)[]>;
 
-export const OPTIONAL_MODEL_ARRAY_NAMES = [...CELL_GROUPS.ellipsoid, ...CELL_GROUPS.ground] as const;
+export const OPTIONAL_MODEL_ARRAY_NAMES = [...CELL_GROUPS.ellipsoid, ...CELL_GROUPS.ground, 'groundPHitReturned', 'groundCellNoReturns'] as const;
 
 /** The scalars a scene built from the arrays needs. */
 export interface ModelScalars {
@@ -95,5 +102,10 @@ export function checkModelArrays(a: ModelArrays): void {
     if (start.length !== rows + 1) throw new Error(`model array ${names[0]} has ${start.length} values, expected ${rows + 1}`);
     for (let i = 0; i < rows; i++) if (start[i]! > start[i + 1]!) throw new Error(`model array ${names[0]} decreases at ${i}`);
     for (const name of names.slice(1)) expect(name, start[rows]!);
+  }
+  if (a.groundPHitReturned) expect('groundPHitReturned', t);
+  if (a.groundCellNoReturns) {
+    if (!a.groundCellStart) throw new Error('model array groundCellNoReturns without ground hit cells');
+    expect('groundCellNoReturns', a.groundCellStart[t]!);
   }
 }

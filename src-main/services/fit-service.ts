@@ -254,13 +254,16 @@ function startReplay(ctx: ServiceContext, session: ProjectSession, plan: ReplayP
  * voxel mode, the ground triangles (as surfaces) for physics and mesh modes — with the sensor's
  * trail as the scene's, so `--trail` drives the logged path again.
  */
-export async function modelScene(session: ProjectSession, id: number, mode: SceneSimulationMode): Promise<{ data: SceneData; meta: Record<string, unknown>; name: string }> {
+export async function modelScene(session: ProjectSession, id: number, mode: SceneSimulationMode, profileId?: string): Promise<{ data: SceneData; meta: Record<string, unknown>; name: string }> {
   const info = session.store.models.get(id);
   if (!info) throw new ApiError('not_found', `no fitted model ${id} in this project`);
   const arrays = await session.store.models.arraysInTurns(id);
   const trail = session.store.models.trail(id);
-  const input: ModelSceneInput = { arrays, params: info.params, groundVariance: info.groundVariance, mode, trail };
+  // Another sensor than the one whose log the model was fitted to does not share its dropouts.
+  const trainedWith = info.sourceLogId !== null ? session.store.logs.get(info.sourceLogId)?.profileId ?? null : null;
+  const otherSensor = profileId !== undefined && trainedWith !== null && profileId !== trainedWith;
+  const input: ModelSceneInput = { arrays, params: info.params, groundVariance: info.groundVariance, mode, trail, otherSensor };
   const out = (await session.runner.runTransient('model-scene', input, transferList(input))).result as ModelSceneOutput;
   if ('missing' in out) throw new ApiError('bad_input', `fitted model ${id} has ${out.missing}`);
-  return { data: out.data, meta: { kind: 'fitted-model', model: id, trail: out.trail }, name: info.name };
+  return { data: out.data, meta: { kind: 'fitted-model', model: id, trail: out.trail, ...(otherSensor ? { otherSensor: true } : {}) }, name: info.name };
 }

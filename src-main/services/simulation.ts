@@ -40,7 +40,7 @@ export async function startSimulation(ctx: ServiceContext, req: ParsedRequest<'s
   const raysLog = raysInfo ? { info: raysInfo, profile: raysProfile(session, req, raysInfo) } : null;
   // The sensor on the vehicle, checked before anything is built (a bad file changes nothing).
   const mount = resolveMount(req);
-  const { scene, neighbour } = await simulationSource(ctx, session, req, mode);
+  const { scene, neighbour } = await simulationSource(ctx, session, req, mode, raysLog?.profile.id ?? req.profileId);
   if (raysLog) return startLogRaySimulation(ctx, session, req, mode, raysLog, { scene, neighbour, extra: sourceRecord(req, neighbour) });
   const profile: SensorProfile = resolveProfileForUse(session.store, req.profileId!);
   const spec = req.trajectory!;
@@ -115,14 +115,16 @@ export async function startSimulation(ctx: ServiceContext, req: ParsedRequest<'s
  * What is simulated: a stored scene, a fitted model built into one (fit-service.ts), or — neighbour
  * mode — a training log's hits (neighbour-source.ts).
  */
-async function simulationSource(ctx: ServiceContext, session: ProjectSession, req: ParsedRequest<'simulate.start'>, mode: SimulationMode): Promise<{ scene: SimulationScene; neighbour: NeighbourSource | null }> {
+async function simulationSource(
+  ctx: ServiceContext, session: ProjectSession, req: ParsedRequest<'simulate.start'>, mode: SimulationMode, profileId: string | undefined,
+): Promise<{ scene: SimulationScene; neighbour: NeighbourSource | null }> {
   if (req.neighbourLogId !== undefined) {
     const replay = await neighbourSource(session, req.neighbourLogId, req.neighbourRadius);
     const neighbour = req.neighbourLeaveOutS ? { ...replay.source, leaveOutS: req.neighbourLeaveOutS } : replay.source;
     return { scene: { data: null, meta: {}, name: replay.name }, neighbour };
   }
   if (mode === 'neighbour') throw new ApiError('bad_input', "mode 'neighbour' replays a drive log: give neighbourLogId");
-  const scene = req.modelId !== undefined ? await modelScene(session, req.modelId, mode) : await storedScene(ctx, session, req.sceneId!);
+  const scene = req.modelId !== undefined ? await modelScene(session, req.modelId, mode, profileId) : await storedScene(ctx, session, req.sceneId!);
   return { scene, neighbour: null };
 }
 

@@ -68,8 +68,11 @@ export interface FitReport {
     replayedRays: number; unexplainedReturns: number; groundHitRays: number;
   };
   groundVariance: number;
-  /** The (hit, miss) pseudo-counts p_hit was computed with: θ's, or learned from this log. */
-  hitPriors: { learned: boolean; ground: { a: number; b: number }; ellipsoid: { a: number; b: number } };
+  /**
+   * The (hit, miss) pseudo-counts p_hit was computed with: θ's, or learned from this log;
+   * `groundReturned`: the ground's from the rays that returned only (another sensor's p_hit).
+   */
+  hitPriors: { learned: boolean; ground: { a: number; b: number }; ellipsoid: { a: number; b: number }; groundReturned?: { a: number; b: number } };
   maxRange: number;
   replayMargin: number;
   /** Milliseconds per stage. */
@@ -507,10 +510,17 @@ function sortByBlock(block: Int32Array): Int32Array {
 function hitPriors(counts: ReplayCounts, params: FitParams): FitReport['hitPriors'] {
   const ground = { a: params.groundHitPrior, b: params.groundMissPrior };
   const ellipsoid = { a: params.ellipsoidHitPrior, b: params.ellipsoidMissPrior };
-  if (params.learnHitPriors !== 1) return { learned: false, ground, ellipsoid };
+  const returnedOnly = params.groundNoReturnMisses === 1 ? returnedMisses(counts) : null;
+  if (params.learnHitPriors !== 1) return { learned: false, ground, ellipsoid, ...(returnedOnly ? { groundReturned: ground } : {}) };
   const g = learnBetaPrior(counts.groundHits, counts.groundMisses, ground);
   const e = learnBetaPrior(counts.ellipsoidHits, counts.ellipsoidMisses, ellipsoid);
-  return { learned: true, ground: { a: g.a, b: g.b }, ellipsoid: { a: e.a, b: e.b } };
+  const r = returnedOnly ? learnBetaPrior(counts.groundHits, returnedOnly, ground) : null;
+  return { learned: true, ground: { a: g.a, b: g.b }, ellipsoid: { a: e.a, b: e.b }, ...(r ? { groundReturned: { a: r.a, b: r.b } } : {}) };
+}
+
+/** Per triangle, the passes of rays that returned (from behind it): its misses less the no-return rays. */
+function returnedMisses(counts: ReplayCounts): Uint32Array {
+  return counts.groundMisses.map((m, i) => m - counts.groundNoReturns[i]!);
 }
 
 function assemble(elements: ElementArrays, counts: ReplayCounts, priors: FitReport['hitPriors'], params: FitParams): ModelArrays {
@@ -527,7 +537,16 @@ function assemble(elements: ElementArrays, counts: ReplayCounts, priors: FitRepo
   for (let i = 0; i < rho.length; i++) if (rho[i]! < 1) keepV.push(i);
   const g = params.ellipsoidCells, gt = params.groundCells;
   const eCells = g > 0 ? hitCellRows(counts.cellHits, counts.cellPasses, keepE, g * g * g) : null;
-  const gCells = gt > 0 ? hitCellRows(counts.groundCellHits, counts.groundCellPasses, Array.from(groundPHit, (_, i) => i), gt * gt) : null;
+  const allTriangles = Array.from(groundPHit, (_, i) => i);
+  const gCells = gt > 0 ? hitCellRows(counts.groundCellHits, counts.groundCellPasses, allTriangles, gt * gt) : null;
+  // Another sensor's view of the ground (model-scene.ts): p_hit from the rays that returned, and
+  // per cell the no-return passes to take back out — the training sensor's dropouts are its own.
+  const returned = priors.groundReturned
+    ? {
+      groundPHitReturned: hitProbability(counts.groundHits, returnedMisses(counts), priors.groundReturned.a, priors.groundReturned.b),
+      ...(gCells ? { groundCellNoReturns: cellValues(counts.groundCellNoReturns, gCells, gt * gt) } : {}),
+    }
+    : {};
   return {
     groundPositions: elements.groundPositions,
     groundPHit,
@@ -550,7 +569,17 @@ function assemble(elements: ElementArrays, counts: ReplayCounts, priors: FitRepo
     voxelPasses: pick(counts.voxelPasses, keepV, 1),
     ...(eCells ? { ellipsoidCellStart: eCells.start, ellipsoidCellKey: eCells.key, ellipsoidCellHits: eCells.hits, ellipsoidCellPasses: eCells.passes } : {}),
     ...(gCells ? { groundCellStart: gCells.start, groundCellKey: gCells.key, groundCellHits: gCells.hits, groundCellPasses: gCells.passes } : {}),
+    ...returned,
   };
+}
+
+/** The values of `m` at the cells of compressed rows (row r = element r): 0 where it has none. */
+function cellValues(m: Map<number, number>, rows: { start: Uint32Array; key: Uint16Array }, cellsPerElement: number): Uint32Array {
+  const out = new Uint32Array(rows.key.length);
+  for (let r = 0; r + 1 < rows.start.length; r++) {
+    for (let o = rows.start[r]!; o < rows.start[r + 1]!; o++) out[o] = m.get(r * cellsPerElement + rows.key[o]!) ?? 0;
+  }
+  return out;
 }
 
 /**

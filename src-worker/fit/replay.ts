@@ -40,6 +40,11 @@ const MAX_BUNDLE = 32;
 export interface ReplayCounts {
   groundHits: Uint32Array;
   groundMisses: Uint32Array;
+  /**
+   * Rays without a return that crossed the triangle (counted whatever θ says; in groundMisses too
+   * when ReplayOptions.groundNoReturnMisses): the training sensor's dropouts, if the ground is there.
+   */
+  groundNoReturns: Uint32Array;
   ellipsoidHits: Uint32Array;
   ellipsoidMisses: Uint32Array;
   /** Per ellipsoid, FALLOFF_BINS counts of hits (and of passes) by the ray's weight exp(−m²/2). */
@@ -56,6 +61,7 @@ export interface ReplayCounts {
   /** The same for ground triangles (ReplayOptions.groundCellGrid > 0): key t·G² + cell. */
   groundCellHits: Map<number, number>;
   groundCellPasses: Map<number, number>;
+  groundCellNoReturns: Map<number, number>;
   /** Σ (r − t)² and the number of rays whose hit went to a triangle. */
   residualSum: number;
   residualCount: number;
@@ -68,22 +74,22 @@ export interface ReplayCounts {
 
 export function newReplayCounts(triangles: number, ellipsoids: number, voxels: number): ReplayCounts {
   return {
-    groundHits: new Uint32Array(triangles), groundMisses: new Uint32Array(triangles),
+    groundHits: new Uint32Array(triangles), groundMisses: new Uint32Array(triangles), groundNoReturns: new Uint32Array(triangles),
     ellipsoidHits: new Uint32Array(ellipsoids), ellipsoidMisses: new Uint32Array(ellipsoids),
     ellipsoidHitBins: new Uint32Array(ellipsoids * FALLOFF_BINS), ellipsoidPassBins: new Uint32Array(ellipsoids * FALLOFF_BINS),
     voxelEnds: new Uint32Array(voxels), voxelPasses: new Uint32Array(voxels),
-    cellHits: new Map(), cellPasses: new Map(), groundCellHits: new Map(), groundCellPasses: new Map(),
+    cellHits: new Map(), cellPasses: new Map(), groundCellHits: new Map(), groundCellPasses: new Map(), groundCellNoReturns: new Map(),
     residualSum: 0, residualCount: 0, rays: 0, hitRays: 0, missRays: 0, unexplained: 0,
   };
 }
 
 /** Adds b's counts into a (parallel replay batches, summed in batch order). */
 export function addReplayCounts(a: ReplayCounts, b: ReplayCounts): void {
-  for (const k of ['groundHits', 'groundMisses', 'ellipsoidHits', 'ellipsoidMisses', 'ellipsoidHitBins', 'ellipsoidPassBins', 'voxelEnds', 'voxelPasses'] as const) {
+  for (const k of ['groundHits', 'groundMisses', 'groundNoReturns', 'ellipsoidHits', 'ellipsoidMisses', 'ellipsoidHitBins', 'ellipsoidPassBins', 'voxelEnds', 'voxelPasses'] as const) {
     const x = a[k], y = b[k];
     for (let i = 0; i < x.length; i++) x[i] = x[i]! + y[i]!;
   }
-  for (const k of ['cellHits', 'cellPasses', 'groundCellHits', 'groundCellPasses'] as const) for (const [key, n] of b[k]) a[k].set(key, (a[k].get(key) ?? 0) + n);
+  for (const k of ['cellHits', 'cellPasses', 'groundCellHits', 'groundCellPasses', 'groundCellNoReturns'] as const) for (const [key, n] of b[k]) a[k].set(key, (a[k].get(key) ?? 0) + n);
   a.residualSum += b.residualSum;
   a.residualCount += b.residualCount;
   a.rays += b.rays;
@@ -192,6 +198,8 @@ export class Replayer {
     const r = this.range[ray]!;
     if (kind === ElementKind.Ground) {
       if (r !== r) {
+        this.counts.groundNoReturns[e]!++;
+        if (cell >= 0) bump(this.counts.groundCellNoReturns, e * this.groundCells * this.groundCells + cell);
         if (this.opts.groundNoReturnMisses) this.groundPass(e, cell);
         return;
       }

@@ -21,6 +21,11 @@ export interface ModelSceneInput {
   mode: SceneSimulationMode;
   /** The sensor's trail, POSE_STRIDE numbers a pose. */
   trail: Float64Array;
+  /**
+   * The simulated sensor is not the one the model was fitted to: the ground is read as the rays
+   * that returned saw it (ModelArrays.groundPHitReturned), the training sensor's dropouts left out.
+   */
+  otherSensor?: boolean;
 }
 
 /** The scene and its trail, or — the model has none of the elements the mode simulates — why not. */
@@ -44,8 +49,23 @@ export function modelSceneTask(input: ModelSceneInput, ctx: TaskContext): ModelS
     hitCells: { ellipsoidGrid: num(p.ellipsoidCells, 0), groundGrid: num(p.groundCells, 0), prior: num(p.hitCellPrior, FIT_PARAM_DEFAULTS.hitCellPrior) },
   };
   ctx.checkCancelled();
-  const { data } = buildModelScene(a, scalars, kinds, { shared: true });
+  const { data } = buildModelScene(input.otherSensor ? asOtherSensor(a) : a, scalars, kinds, { shared: true });
   const trail: number[][] = [];
   for (let o = 0; o + POSE_STRIDE <= input.trail.length; o += POSE_STRIDE) trail.push(Array.from(input.trail.subarray(o, o + POSE_STRIDE)));
   return { data, trail };
+}
+
+/**
+ * The arrays as another sensor than the training one would see them (docs/methods.md §1 step 4,
+ * *Rays without a return and the ground*): the ground's p_hit and its cells' passes without the
+ * training sensor's no-return rays. Unchanged for a model that does not keep them apart.
+ */
+export function asOtherSensor(a: ModelArrays): ModelArrays {
+  if (!a.groundPHitReturned) return a;
+  const out: ModelArrays = { ...a, groundPHit: a.groundPHitReturned };
+  if (a.groundCellPasses && a.groundCellNoReturns) {
+    const nr = a.groundCellNoReturns;
+    out.groundCellPasses = a.groundCellPasses.map((p, i) => p - nr[i]!);
+  }
+  return out;
 }

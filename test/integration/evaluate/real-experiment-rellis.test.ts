@@ -21,12 +21,13 @@ describe.skipIf(!HAS_SHARED_DATA)('thicket experiment across sensors (RELLIS-3D:
     const x = runCliOk(['experiment', '--project', project, '--train', '1', '--test', '2', '--risk-samples', '0', '--json'], env).json as RealExperiment;
     const row = (s: string) => x.table.find((r) => r.simulator === s)!;
     // Measured (seed 1): self-check precision 0.975, recall 0.972 (the goal: ≥ 0.97; 0.003 left
-    // for sampling on other platforms). The VLP-32C: hybrid F1 0.806 and point-cloud error
-    // 1.075 m against the replay's 0.842 and 0.992 m (that goal is not met; the docs say why) and
-    // mesh primitives' 1.725 m.
+    // for sampling on other platforms). The VLP-32C, another sensor, reads the ground without the
+    // OS1-64's no-return rays: hybrid F1 0.837 (0.806 with them) and point-cloud error 1.080 m
+    // against the replay's 0.842 and 0.992 m (that goal is not met; the docs say why) and mesh
+    // primitives' 1.725 m.
     expect(x.selfCheck.precision!).toBeGreaterThan(0.967);
     expect(x.selfCheck.recall!).toBeGreaterThan(0.967);
-    expect(row('hybrid').f1!).toBeGreaterThan(0.79);
+    expect(row('hybrid').f1!).toBeGreaterThan(0.825);
     expect(row('hybrid').pointCloudError!).toBeLessThan(0.7 * row('mesh').pointCloudError!);
   }, 300_000);
 });

