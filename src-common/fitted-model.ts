@@ -51,6 +51,9 @@ export interface ModelArrays {
    */
   groundPHitReturned?: Float32Array;
   groundCellNoReturns?: Uint32Array;
+  /** The same for the ellipsoids: p_hit from the passes of rays that returned, and per cell the no-return passes. */
+  ellipsoidPHitReturned?: Float32Array;
+  ellipsoidCellNoReturns?: Uint32Array;
 }
 
 export const MODEL_ARRAY_NAMES = [
@@ -65,7 +68,7 @@ const CELL_GROUPS = {
   ground: ['groundCellStart', 'groundCellKey', 'groundCellHits', 'groundCellPasses'],
 } as const satisfies Record<string, readonly (keyof ModelArrays)[]>;
 
-export const OPTIONAL_MODEL_ARRAY_NAMES = [...CELL_GROUPS.ellipsoid, ...CELL_GROUPS.ground, 'groundPHitReturned', 'groundCellNoReturns'] as const;
+export const OPTIONAL_MODEL_ARRAY_NAMES = [...CELL_GROUPS.ellipsoid, ...CELL_GROUPS.ground, 'groundPHitReturned', 'groundCellNoReturns', 'ellipsoidPHitReturned', 'ellipsoidCellNoReturns'] as const;
 
 /** The scalars a scene built from the arrays needs. */
 export interface ModelScalars {
@@ -104,6 +107,11 @@ export function checkModelArrays(a: ModelArrays): void {
     for (const name of names.slice(1)) expect(name, start[rows]!);
   }
   if (a.groundPHitReturned) expect('groundPHitReturned', t);
+  if (a.ellipsoidPHitReturned) expect('ellipsoidPHitReturned', e);
+  if (a.ellipsoidCellNoReturns) {
+    if (!a.ellipsoidCellStart) throw new Error('model array ellipsoidCellNoReturns without ellipsoid hit cells');
+    expect('ellipsoidCellNoReturns', a.ellipsoidCellStart[e]!);
+  }
   if (a.groundCellNoReturns) {
     if (!a.groundCellStart) throw new Error('model array groundCellNoReturns without ground hit cells');
     expect('groundCellNoReturns', a.groundCellStart[t]!);

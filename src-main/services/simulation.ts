@@ -41,7 +41,7 @@ export async function startSimulation(ctx: ServiceContext, req: ParsedRequest<'s
   // The sensor on the vehicle, checked before anything is built (a bad file changes nothing).
   const mount = resolveMount(req);
   const { scene, neighbour } = await simulationSource(ctx, session, req, mode, raysLog?.profile.id ?? req.profileId);
-  if (raysLog) return startLogRaySimulation(ctx, session, req, mode, raysLog, { scene, neighbour, extra: sourceRecord(req, neighbour) });
+  if (raysLog) return startLogRaySimulation(ctx, session, req, mode, raysLog, { scene, neighbour, extra: sourceRecord(req, neighbour, scene.meta) });
   const profile: SensorProfile = resolveProfileForUse(session.store, req.profileId!);
   const spec = req.trajectory!;
   // With a mount the trajectory is the vehicle's: a log's own mount is undone (trajectories.ts).
@@ -67,7 +67,7 @@ export async function startSimulation(ctx: ServiceContext, req: ParsedRequest<'s
     seed: req.seed,
     rangeSampler: req.rangeSampler,
   };
-  const extra = { ...sourceRecord(req, neighbour), ...(mount ? { mount: mount.pose, mountSource: mount.source } : {}) };
+  const extra = { ...sourceRecord(req, neighbour, scene.meta), ...(mount ? { mount: mount.pose, mountSource: mount.source } : {}) };
   const { packets, durationS, tasks } = planSimulation(base, seconds, req.batchPackets);
   const batches = tasks.length;
 
@@ -129,9 +129,11 @@ async function simulationSource(
 }
 
 /** What a run records of its source and overrides besides the scene id. */
-function sourceRecord(req: ParsedRequest<'simulate.start'>, neighbour: NeighbourSource | null): Record<string, unknown> {
+function sourceRecord(req: ParsedRequest<'simulate.start'>, neighbour: NeighbourSource | null, meta: Record<string, unknown>): Record<string, unknown> {
   return {
     ...(req.modelId !== undefined ? { modelId: req.modelId } : {}),
+    // A model simulated with another sensor than its training log's reads no-return rays as that sensor's (fit-service.ts).
+    ...(meta.otherSensor === true ? { modelAsOtherSensor: true } : {}),
     ...(neighbour ? { neighbourLogId: req.neighbourLogId, neighbourRadius: neighbour.radius, ...(neighbour.leaveOutS ? { neighbourLeaveOutS: neighbour.leaveOutS } : {}) } : {}),
     ...(req.rangeNoiseSigma !== undefined ? { rangeNoiseSigma: req.rangeNoiseSigma } : {}),
   };

@@ -143,7 +143,7 @@ const MODEL_ARRAY_DTYPES = {
   voxelMeans: 'f64', voxelCovariances: 'f64', voxelPermeability: 'f32', voxelBlock: 'i32', voxelPoints: 'u32', voxelEnds: 'u32', voxelPasses: 'u32',
   ellipsoidCellStart: 'u32', ellipsoidCellKey: 'u16', ellipsoidCellHits: 'u32', ellipsoidCellPasses: 'u32',
   groundCellStart: 'u32', groundCellKey: 'u16', groundCellHits: 'u32', groundCellPasses: 'u32',
-  groundPHitReturned: 'f32', groundCellNoReturns: 'u32',
+  groundPHitReturned: 'f32', groundCellNoReturns: 'u32', ellipsoidPHitReturned: 'f32', ellipsoidCellNoReturns: 'u32',
 } as const satisfies Record<(typeof MODEL_ARRAY_NAMES)[number] | (typeof OPTIONAL_MODEL_ARRAY_NAMES)[number], Dtype>;
 
 /** The arrays a model stores: every required one, and the optional ones it has. */

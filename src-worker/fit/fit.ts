@@ -21,7 +21,7 @@ import { vertexBlock, triangulateGround } from './ground-surface';
 import { hierarchicalKMeans } from './kmeans';
 import { voxelGaussians } from './voxels';
 import { buildModelScene, type ModelScene } from './model-scene';
-import { falloffProbabilities } from './ellipsoid-kappa';
+import { FALLOFF_BINS, falloffProbabilities } from './ellipsoid-kappa';
 import { Replayer, newReplayCounts, replayMargin, hitProbability, permeability, type ReplayCounts, type ReplayOptions } from './replay';
 import type { FitParams } from '../../src-common/fit-params';
 import type { ModelArrays, ModelScalars } from '../../src-common/fitted-model';
@@ -544,9 +544,16 @@ function assemble(elements: ElementArrays, counts: ReplayCounts, priors: FitRepo
   const returned = priors.groundReturned
     ? {
       groundPHitReturned: hitProbability(counts.groundHits, returnedMisses(counts), priors.groundReturned.a, priors.groundReturned.b),
-      ...(gCells ? { groundCellNoReturns: cellValues(counts.groundCellNoReturns, gCells, gt * gt) } : {}),
+      ...(gCells ? { groundCellNoReturns: cellValues(counts.groundCellNoReturns, gCells, gt * gt, allTriangles) } : {}),
     }
     : {};
+  // The same for the ellipsoids: passes proven by a return behind them, without the rays that
+  // returned nothing (into the open, or the training sensor's dropouts in sparse foliage).
+  const ePHitReturned = returnedEllipsoidProbabilities(counts, priors, params);
+  const eReturned = {
+    ellipsoidPHitReturned: pick(ePHitReturned, keepE, 1),
+    ...(eCells ? { ellipsoidCellNoReturns: cellValues(counts.cellNoReturns, eCells, g * g * g, keepE) } : {}),
+  };
   return {
     groundPositions: elements.groundPositions,
     groundPHit,
@@ -570,14 +577,24 @@ function assemble(elements: ElementArrays, counts: ReplayCounts, priors: FitRepo
     ...(eCells ? { ellipsoidCellStart: eCells.start, ellipsoidCellKey: eCells.key, ellipsoidCellHits: eCells.hits, ellipsoidCellPasses: eCells.passes } : {}),
     ...(gCells ? { groundCellStart: gCells.start, groundCellKey: gCells.key, groundCellHits: gCells.hits, groundCellPasses: gCells.passes } : {}),
     ...returned,
+    ...eReturned,
   };
 }
 
-/** The values of `m` at the cells of compressed rows (row r = element r): 0 where it has none. */
-function cellValues(m: Map<number, number>, rows: { start: Uint32Array; key: Uint16Array }, cellsPerElement: number): Uint32Array {
+/** Each ellipsoid's p_hit (θ's model: falloff or constant) from the passes of rays that returned. */
+function returnedEllipsoidProbabilities(counts: ReplayCounts, priors: FitReport['hitPriors'], params: FitParams): Float32Array {
+  const passBins = counts.ellipsoidPassBins.map((p, i) => p - counts.ellipsoidNoReturnBins[i]!);
+  if (params.ellipsoidHitFalloff === 1) return falloffProbabilities(counts.ellipsoidHitBins, passBins, priors.ellipsoid.a, priors.ellipsoid.b, params.mahalanobisThreshold);
+  const misses = new Uint32Array(counts.ellipsoidMisses.length);
+  for (let i = 0; i < passBins.length; i++) misses[Math.floor(i / FALLOFF_BINS)] = misses[Math.floor(i / FALLOFF_BINS)]! + passBins[i]!;
+  return hitProbability(counts.ellipsoidHits, misses, priors.ellipsoid.a, priors.ellipsoid.b);
+}
+
+/** The values of `m` at the cells of compressed rows (row j = element keep[j]): 0 where it has none. */
+function cellValues(m: Map<number, number>, rows: { start: Uint32Array; key: Uint16Array }, cellsPerElement: number, keep: readonly number[]): Uint32Array {
   const out = new Uint32Array(rows.key.length);
   for (let r = 0; r + 1 < rows.start.length; r++) {
-    for (let o = rows.start[r]!; o < rows.start[r + 1]!; o++) out[o] = m.get(r * cellsPerElement + rows.key[o]!) ?? 0;
+    for (let o = rows.start[r]!; o < rows.start[r + 1]!; o++) out[o] = m.get(keep[r]! * cellsPerElement + rows.key[o]!) ?? 0;
   }
   return out;
 }

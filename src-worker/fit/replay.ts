@@ -50,6 +50,8 @@ export interface ReplayCounts {
   /** Per ellipsoid, FALLOFF_BINS counts of hits (and of passes) by the ray's weight exp(−m²/2). */
   ellipsoidHitBins: Uint32Array;
   ellipsoidPassBins: Uint32Array;
+  /** Of those passes, the rays without a return (the training sensor's: another may return there), by the same bins. */
+  ellipsoidNoReturnBins: Uint32Array;
   voxelEnds: Uint32Array;
   voxelPasses: Uint32Array;
   /**
@@ -58,6 +60,7 @@ export interface ReplayCounts {
    */
   cellHits: Map<number, number>;
   cellPasses: Map<number, number>;
+  cellNoReturns: Map<number, number>;
   /** The same for ground triangles (ReplayOptions.groundCellGrid > 0): key t·G² + cell. */
   groundCellHits: Map<number, number>;
   groundCellPasses: Map<number, number>;
@@ -77,19 +80,20 @@ export function newReplayCounts(triangles: number, ellipsoids: number, voxels: n
     groundHits: new Uint32Array(triangles), groundMisses: new Uint32Array(triangles), groundNoReturns: new Uint32Array(triangles),
     ellipsoidHits: new Uint32Array(ellipsoids), ellipsoidMisses: new Uint32Array(ellipsoids),
     ellipsoidHitBins: new Uint32Array(ellipsoids * FALLOFF_BINS), ellipsoidPassBins: new Uint32Array(ellipsoids * FALLOFF_BINS),
+    ellipsoidNoReturnBins: new Uint32Array(ellipsoids * FALLOFF_BINS),
     voxelEnds: new Uint32Array(voxels), voxelPasses: new Uint32Array(voxels),
-    cellHits: new Map(), cellPasses: new Map(), groundCellHits: new Map(), groundCellPasses: new Map(), groundCellNoReturns: new Map(),
+    cellHits: new Map(), cellPasses: new Map(), cellNoReturns: new Map(), groundCellHits: new Map(), groundCellPasses: new Map(), groundCellNoReturns: new Map(),
     residualSum: 0, residualCount: 0, rays: 0, hitRays: 0, missRays: 0, unexplained: 0,
   };
 }
 
 /** Adds b's counts into a (parallel replay batches, summed in batch order). */
 export function addReplayCounts(a: ReplayCounts, b: ReplayCounts): void {
-  for (const k of ['groundHits', 'groundMisses', 'groundNoReturns', 'ellipsoidHits', 'ellipsoidMisses', 'ellipsoidHitBins', 'ellipsoidPassBins', 'voxelEnds', 'voxelPasses'] as const) {
+  for (const k of ['groundHits', 'groundMisses', 'groundNoReturns', 'ellipsoidHits', 'ellipsoidMisses', 'ellipsoidHitBins', 'ellipsoidPassBins', 'ellipsoidNoReturnBins', 'voxelEnds', 'voxelPasses'] as const) {
     const x = a[k], y = b[k];
     for (let i = 0; i < x.length; i++) x[i] = x[i]! + y[i]!;
   }
-  for (const k of ['cellHits', 'cellPasses', 'groundCellHits', 'groundCellPasses', 'groundCellNoReturns'] as const) for (const [key, n] of b[k]) a[k].set(key, (a[k].get(key) ?? 0) + n);
+  for (const k of ['cellHits', 'cellPasses', 'cellNoReturns', 'groundCellHits', 'groundCellPasses', 'groundCellNoReturns'] as const) for (const [key, n] of b[k]) a[k].set(key, (a[k].get(key) ?? 0) + n);
   a.residualSum += b.residualSum;
   a.residualCount += b.residualCount;
   a.rays += b.rays;
@@ -220,8 +224,13 @@ export class Replayer {
     }
     const gauss = kind === ElementKind.Ellipsoid;
     if (r !== r) {
-      if (gauss) this.ellipsoidPass(e, m2, cell);
-      else c.voxelPasses[e]!++;
+      if (gauss) {
+        this.ellipsoidPass(e, m2, cell);
+        c.ellipsoidNoReturnBins[e * FALLOFF_BINS + falloffBin(m2, this.thr2)]!++;
+        if (cell >= 0) bump(c.cellNoReturns, this.cellKey(e, cell));
+      } else {
+        c.voxelPasses[e]!++;
+      }
       return;
     }
     const k2 = gauss ? this.thr2 : this.tau2;

@@ -61,11 +61,12 @@ export function modelSceneTask(input: ModelSceneInput, ctx: TaskContext): ModelS
  * training sensor's no-return rays. Unchanged for a model that does not keep them apart.
  */
 export function asOtherSensor(a: ModelArrays): ModelArrays {
-  if (!a.groundPHitReturned) return a;
-  const out: ModelArrays = { ...a, groundPHit: a.groundPHitReturned };
-  if (a.groundCellPasses && a.groundCellNoReturns) {
-    const nr = a.groundCellNoReturns;
-    out.groundCellPasses = a.groundCellPasses.map((p, i) => p - nr[i]!);
-  }
+  if (!a.groundPHitReturned && !a.ellipsoidPHitReturned) return a;
+  const out: ModelArrays = { ...a };
+  if (a.groundPHitReturned) out.groundPHit = a.groundPHitReturned;
+  if (a.ellipsoidPHitReturned) out.ellipsoidPHit = a.ellipsoidPHitReturned;
+  const less = (p: Uint32Array, nr: Uint32Array) => p.map((v, i) => v - nr[i]!);
+  if (a.groundCellPasses && a.groundCellNoReturns) out.groundCellPasses = less(a.groundCellPasses, a.groundCellNoReturns);
+  if (a.ellipsoidCellPasses && a.ellipsoidCellNoReturns) out.ellipsoidCellPasses = less(a.ellipsoidCellPasses, a.ellipsoidCellNoReturns);
   return out;
 }

@@ -100,7 +100,7 @@ describe('fitting a model to a synthetic drive', () => {
 
   it('learns its hit priors from the log when asked, and computes p_hit with them', () => {
     const thesis = fitModel({ ...input, params: resolveFitParams({ learnHitPriors: 0 }) }, NO_HOOKS);
-    expect(thesis.report.hitPriors).toEqual({ learned: false, ground: { a: 1, b: 2 }, ellipsoid: { a: 0, b: 1 } });
+    expect(thesis.report.hitPriors).toEqual({ learned: false, ground: { a: 1, b: 2 }, ellipsoid: { a: 0, b: 1 }, groundReturned: { a: 1, b: 2 } });
     const learned = fitModel({ ...input, params: resolveFitParams({ learnHitPriors: 1 }) }, NO_HOOKS);
     const { hitPriors, counts } = learned.report;
     expect(hitPriors.learned).toBe(true);

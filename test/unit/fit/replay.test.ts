@@ -127,6 +127,8 @@ describe('hit probabilities by replaying the training rays', () => {
       expect(Array.from(off.groundHits), mode).toEqual(Array.from(on.groundHits));
       // Ellipsoids still count them: a ray can pass vegetation into the open, not the ground.
       expect(off.ellipsoidMisses[0], mode).toBe(700);
+      // …and keep the no-return passes apart too (100 rays, all within the ellipsoid's inner bins).
+      expect(off.ellipsoidNoReturnBins.reduce((x, y) => x + y, 0), mode).toBe(100);
       expect(off.residualCount, mode).toBe(600);
     }
   });

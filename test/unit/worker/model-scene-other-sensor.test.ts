@@ -22,6 +22,20 @@ describe('a fitted model as another sensor sees it', () => {
     expect(Array.from(a.groundPHit)).toEqual([Math.fround(0.4), Math.fround(0.9)]);
   });
 
+  it('reads the ellipsoids from the passes of rays that returned too', () => {
+    const a: ModelArrays = {
+      ...base,
+      ellipsoidMeans: new Float64Array(3), ellipsoidCovariances: Float64Array.of(1, 0, 0, 1, 0, 1), ellipsoidPHit: Float32Array.of(0.3),
+      ellipsoidBlock: new Int32Array(1), ellipsoidPoints: Uint32Array.of(9), ellipsoidHits: Uint32Array.of(4), ellipsoidMisses: Uint32Array.of(8),
+      ellipsoidCellStart: Uint32Array.of(0, 2), ellipsoidCellKey: Uint16Array.of(7, 300), ellipsoidCellHits: Uint32Array.of(4, 0), ellipsoidCellPasses: Uint32Array.of(3, 5),
+      ellipsoidPHitReturned: Float32Array.of(0.6), ellipsoidCellNoReturns: Uint32Array.of(3, 1),
+    };
+    const o = asOtherSensor(a);
+    expect(Array.from(o.ellipsoidPHit)).toEqual([Math.fround(0.6)]);
+    expect(Array.from(o.ellipsoidCellPasses!)).toEqual([0, 4]);
+    expect(o.groundPHit).toBe(a.groundPHit); // no ground reading kept apart: unchanged
+  });
+
   it('leaves a model that does not keep them apart as it is', () => {
     expect(asOtherSensor(base)).toBe(base);
   });
