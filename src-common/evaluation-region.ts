@@ -6,6 +6,7 @@
  *
  * Text form (the CLI's `--region`, the page's field): comma-separated `key=value` terms,
  *   azimuth=FROM:TO        degrees, sensor frame (0 = x forward, +90 = y left); FROM > TO wraps through 180°
+ *   exclude-azimuth=FROM:TO  a window left out (where the sensor's own mount blinds it); may repeat
  *   range=MIN:MAX          metres from the sensor
  *   box=cx,cy,cz,l,w,h,yawDeg   an oriented box in the world frame (centre, length along its x,
  *                          width, height, yaw about z); may repeat: a point inside any box counts
@@ -32,6 +33,8 @@ export interface VehicleBody {
 export interface EvaluationRegion {
   /** [from, to] degrees in the sensor frame; from > to wraps through ±180°. */
   azimuthDeg?: [number, number];
+  /** Windows left out, as azimuthDeg (a ray in any of them is outside the region). */
+  excludeAzimuthDeg?: [number, number][];
   /** [min, max] metres from the sensor. */
   rangeM?: [number, number];
   /** World-frame boxes; a point inside any of them counts. */
@@ -74,7 +77,7 @@ function numbers(text: string, where: string, count: number | [number, number], 
 export function parseRegion(text: string): EvaluationRegion {
   const region: EvaluationRegion = {};
   // Split on commas that start a new `key=` term: a box's numbers are themselves comma-separated.
-  const terms = text.trim() === '' ? [] : text.split(/,(?=\s*[a-zA-Z]+\s*=)/);
+  const terms = text.trim() === '' ? [] : text.split(/,(?=\s*[a-zA-Z-]+\s*=)/);
   if (terms.length === 0) throw new RegionSyntaxError('"' + text + '"', 'empty region (expected azimuth=FROM:TO, range=MIN:MAX or box=cx,cy,cz,l,w,h,yawDeg)');
   for (const term of terms) {
     const eq = term.indexOf('=');
@@ -84,6 +87,8 @@ export function parseRegion(text: string): EvaluationRegion {
     if (key === 'azimuth') {
       if (region.azimuthDeg) throw new RegionSyntaxError(where, 'azimuth given twice');
       region.azimuthDeg = numbers(value, where, 2, ':') as [number, number];
+    } else if (key === 'exclude-azimuth') {
+      (region.excludeAzimuthDeg ??= []).push(numbers(value, where, 2, ':') as [number, number]);
     } else if (key === 'range') {
       if (region.rangeM) throw new RegionSyntaxError(where, 'range given twice');
       region.rangeM = numbers(value, where, 2, ':') as [number, number];
@@ -91,7 +96,7 @@ export function parseRegion(text: string): EvaluationRegion {
       const [cx, cy, cz, l, w, h, yaw] = numbers(value, where, 7, ',') as [number, number, number, number, number, number, number];
       (region.boxes ??= []).push({ center: [cx, cy, cz], size: [l, w, h], yawDeg: yaw });
     } else {
-      throw new RegionSyntaxError(where, `unknown key "${key}" (expected azimuth, range or box)`);
+      throw new RegionSyntaxError(where, `unknown key "${key}" (expected azimuth, exclude-azimuth, range or box)`);
     }
   }
   const problem = regionProblem(region);
@@ -117,6 +122,12 @@ export function regionProblem(r: EvaluationRegion): { where: string; reason: str
     if (!finite(r.azimuthDeg) || a < -360 || a > 360 || b < -360 || b > 360) return { where: 'azimuth', reason: `${a}:${b} is not within −360…360°` };
     if (a === b) return { where: 'azimuth', reason: `the window ${a}:${b} is empty` };
   }
+  for (const [i, w] of (r.excludeAzimuthDeg ?? []).entries()) {
+    const [a, b] = w;
+    if (!finite(w) || a < -360 || a > 360 || b < -360 || b > 360) return { where: `exclude-azimuth ${i + 1}`, reason: `${a}:${b} is not within −360…360°` };
+    if (a === b) return { where: `exclude-azimuth ${i + 1}`, reason: `the window ${a}:${b} is empty` };
+    if (Math.abs(b - a) >= 360) return { where: `exclude-azimuth ${i + 1}`, reason: `${a}:${b} leaves out every direction` };
+  }
   if (r.rangeM) {
     const [a, b] = r.rangeM;
     if (!finite(r.rangeM) || a < 0 || b <= a) return { where: 'range', reason: `${a}:${b} must be 0 ≤ MIN < MAX metres` };
@@ -135,13 +146,14 @@ export function regionProblem(r: EvaluationRegion): { where: string; reason: str
 
 /** Whether a region restricts anything. */
 export function regionIsEmpty(r: EvaluationRegion | null | undefined): boolean {
-  return !r || (!r.azimuthDeg && !r.rangeM && !(r.boxes && r.boxes.length > 0) && !r.excludeBody);
+  return !r || (!r.azimuthDeg && !(r.excludeAzimuthDeg && r.excludeAzimuthDeg.length > 0) && !r.rangeM && !(r.boxes && r.boxes.length > 0) && !r.excludeBody);
 }
 
 /** The text form of a region (the body as `body=L,W,H,cx,cy,cz`), for messages and listings. */
 export function formatRegion(r: EvaluationRegion): string {
   const terms: string[] = [];
   if (r.azimuthDeg) terms.push(`azimuth=${r.azimuthDeg[0]}:${r.azimuthDeg[1]}`);
+  for (const w of r.excludeAzimuthDeg ?? []) terms.push(`exclude-azimuth=${w[0]}:${w[1]}`);
   if (r.rangeM) terms.push(`range=${r.rangeM[0]}:${r.rangeM[1]}`);
   for (const b of r.boxes ?? []) terms.push(`box=${[...b.center, ...b.size, b.yawDeg].join(',')}`);
   if (r.excludeBody) terms.push(`exclude-body=${[...r.excludeBody.size, ...r.excludeBody.center].join(',')}`);

@@ -261,6 +261,7 @@ export type StudyDefinition = z.output<typeof StudyDefinition>;
 const EvaluationRegionSchema = z
   .object({
     azimuthDeg: z.tuple([z.number().finite(), z.number().finite()]).optional(),
+    excludeAzimuthDeg: z.array(z.tuple([z.number().finite(), z.number().finite()])).max(64).optional(),
     rangeM: z.tuple([z.number().finite(), z.number().finite()]).optional(),
     boxes: z.array(z.object({ center: Vec3, size: Vec3, yawDeg: z.number().finite() }).strict()).max(64).optional(),
     excludeBody: z.object({ size: Vec3, center: Vec3 }).strict().optional(),

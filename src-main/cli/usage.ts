@@ -106,8 +106,10 @@ Usage:
                          {bhattacharyya, histogramMatch}; warnings (under half of a side's rays paired, or
                          the times barely overlap) also go to stderr
                          --region: comma-separated terms, all must hold: azimuth=FROM:TO (deg, sensor frame,
-                         FROM > TO wraps), range=MIN:MAX (m), box=cx,cy,cz,l,w,h,yawDeg (world frame; repeat
-                         for a union); a region that leaves nothing is an error
+                         FROM > TO wraps), exclude-azimuth=FROM:TO (a window left out, e.g. where the
+                         sensor's mount blinds it; repeat to leave out several), range=MIN:MAX (m),
+                         box=cx,cy,cz,l,w,h,yawDeg (world frame; repeat for a union); a region that
+                         leaves nothing is an error
                          --exclude-body: leave out returns inside the vehicle, --body L,W,H[,cx,cy,cz] (m,
                          sensor frame; default 4.5,2,2 centred under the sensor, top 0.1 m above it)
                          --range-bin: width of byRange's bins (m, default 10); perClass where LOG has labels

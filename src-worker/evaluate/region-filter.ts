@@ -25,6 +25,7 @@ export class RegionFilter {
   /** Whether a ray needs a point to be inside (a range window or a box). */
   readonly needsPoint: boolean;
   private readonly az: [number, number] | null;
+  private readonly notAz: [number, number][];
   private readonly range: [number, number] | null;
   private readonly boxes: Box[];
   private readonly body: Box | null;
@@ -35,6 +36,7 @@ export class RegionFilter {
     // A window 360° wide or more is no restriction (and wrapping its ends would make it a point).
     const a = r.azimuthDeg;
     this.az = a && Math.abs(a[1] - a[0]) < 360 ? [wrapDeg(a[0]), wrapDeg(a[1])] : null;
+    this.notAz = (r.excludeAzimuthDeg ?? []).map((w) => [wrapDeg(w[0]), wrapDeg(w[1])] as [number, number]);
     this.range = r.rangeM ?? null;
     this.boxes = (r.boxes ?? []).map((b) => box(b.center, b.size, b.yawDeg));
     this.body = r.excludeBody ? box(r.excludeBody.center, r.excludeBody.size, 0) : null;
@@ -44,7 +46,11 @@ export class RegionFilter {
   /** A ray alone: direction (unit, sensor frame), range (NaN = miss) and its world point. */
   ray(dx: number, dy: number, dz: number, range: number, wx: number, wy: number, wz: number): boolean {
     if (!this.active) return true;
-    if (this.az && !inAzimuth(Math.atan2(dy, dx) / DEG, this.az)) return false;
+    if (this.az || this.notAz.length > 0) {
+      const a = Math.atan2(dy, dx) / DEG;
+      if (this.az && !inAzimuth(a, this.az)) return false;
+      for (const w of this.notAz) if (inAzimuth(a, w)) return false;
+    }
     if (!Number.isFinite(range)) return !this.needsPoint;
     if (this.range && !(range >= this.range[0] && range <= this.range[1])) return false;
     if (this.body && inBox(this.body, dx * range, dy * range, dz * range)) return false;

@@ -31,6 +31,12 @@ describe('region text form', () => {
     expect(parseBody('4,2,1.5,-1,0,-0.6')).toEqual({ size: [4, 2, 1.5], center: [-1, 0, -0.6] });
     expect(() => parseBody('4,2')).toThrow(/body "4,2": expected 3 to 6 numbers/);
     expect(formatRegion({ azimuthDeg: [-60, 60], excludeBody: defaultBody() })).toBe('azimuth=-60:60,exclude-body=4.5,2,2,0,0,-0.9');
+    // Windows left out repeat, and read back as they were given.
+    const blind = parseRegion('exclude-azimuth=-120:-100,exclude-azimuth=100:120,range=1:80');
+    expect(blind).toEqual({ excludeAzimuthDeg: [[-120, -100], [100, 120]], rangeM: [1, 80] });
+    expect(parseRegion(formatRegion(blind))).toEqual(blind);
+    expect(() => parseRegion('exclude-azimuth=10:10')).toThrow('region: exclude-azimuth 1: the window 10:10 is empty');
+    expect(() => parseRegion('exclude-azimuth=-180:180')).toThrow('leaves out every direction');
   });
 
   it('wraps azimuth windows through ±180°', () => {
@@ -85,6 +91,10 @@ describe.skipIf(!HAS_SHARED_DATA)('regions on a real scan (overlapnet_kitti/0000
     expect(m.packetError).toBeCloseTo(0.1, 4); // every scored pair is 0.1 m apart (float32 ranges: ±1e-4)
     // Behind the sensor, wrapping through 180°.
     expect(evaluatePacketChunks(real(), sim(), { ...opts, region: parseRegion('azimuth=150:-150') }).trueHits).toBe(count((_x, _y, _z, _r, az) => az >= 150 || az <= -150));
+    // Two windows left out (one through 180°): every other point scores.
+    const left = evaluatePacketChunks(real(), sim(), { ...opts, region: parseRegion('exclude-azimuth=-120:-100,exclude-azimuth=170:-170') });
+    expect(left.trueHits).toBe(count((_x, _y, _z, _r, az) => !(az >= -120 && az <= -100) && !(az >= 170 || az <= -170)));
+    expect(left.trueHits).toBeLessThan(all.trueHits);
   });
 
   it('an oriented box (world frame) and the vehicle body', () => {
