@@ -51,6 +51,23 @@ describe('hybrid mode', () => {
     expect(Array.from(c.rayObject).every((o) => o === 2)).toBe(true);
   });
 
+  it('a return near the minimum range is drawn within the window, not lost (σ 0.3 m at 0.7 m, minimum 0.5 m)', () => {
+    // Along the ray the Gaussian is N(0.7, 0.3²): 25 % of its mass lies under 0.5 m.
+    const c = run(elementScene([sphere(0.7, 1, 1, 0.3)]), { rangeSampler: 'along-ray' });
+    const n = c.rayCount;
+    let hits = 0, sum = 0;
+    for (let i = 0; i < n; i++) {
+      const r = c.rayRange[i]!;
+      if (Number.isNaN(r)) continue;
+      hits++;
+      sum += r;
+      expect(r).toBeGreaterThanOrEqual(0.5);
+    }
+    expect(hits).toBe(n);
+    // The mean of N(0.7, 0.3²) truncated below at 0.5: 0.7 + 0.3·φ(−2/3)/(1 − Φ(−2/3)) = 0.828 (±4 σ/√n).
+    expect(Math.abs(sum / hits - 0.828)).toBeLessThan(4 * 0.2 / Math.sqrt(n));
+  });
+
   it('p_hit = 0 elements are invisible and p_hit = 1 elements always return', () => {
     const c = run(elementScene([sphere(5, 0, 1), sphere(10, 1, 2), sphere(15, 1, 3)]));
     expect(Array.from(c.rayObject).every((o) => o === 2)).toBe(true);
